@@ -1,0 +1,448 @@
+"""The ``pbem`` command line: a thin click layer over the library.
+
+Each command parses its arguments, calls one library function and prints the
+result with rich.  Library modules are imported inside the commands so that
+``pbem --help`` starts fast.  Only this package turns a
+:class:`~pbem.errors.PbemError` into an exit status: 1 when verification
+failed or a rule was violated, 2 for usage and input errors.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+
+class PbemClickError(click.ClickException):
+    """A library error on its way to the terminal, with its exit status."""
+
+    def __init__(self, message: str, exit_code: int):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from pbem.errors import PbemError
+
+        try:
+            return func(*args, **kwargs)
+        except PbemError as err:
+            raise PbemClickError(str(err), err.exit_code) from err
+
+    return wrapper
+
+
+def console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, sort_keys=True))
+
+
+# --------------------------------------------------------------------------- identity
+
+
+def keystore(home: str | None = None):
+    from pbem.protocol.keystore import Keystore, home_dir
+
+    return Keystore(Path(home) if home else home_dir())
+
+
+def passphrase_provider(prompt: str = "Passphrase for your pbem key") -> Callable[[], bytes | None]:
+    def provide() -> bytes | None:
+        from pbem.errors import IdentityError
+        from pbem.protocol.keystore import passphrase_from_env
+
+        env = passphrase_from_env()
+        if env is not None:
+            return env
+        if not sys.stdin.isatty():
+            raise IdentityError("your key is encrypted: set PBEM_PASSPHRASE or run in a terminal to be asked")
+        return click.prompt(prompt, hide_input=True).encode("utf-8")
+
+    return provide
+
+
+def load_identity():
+    return keystore().load(passphrase_provider())
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="pbem")
+def main() -> None:
+    """pbem: play-by-email for board wargames.
+
+    Signed, hash-chained turn files; dice neither player can bias or preview;
+    hidden units and notes sealed until the rules reveal them; everything
+    verifiable offline by anyone holding the files.
+
+    \b
+    Start with:   pbem demo
+    Your key:     pbem key new --name "Your Name"
+    A game:       pbem new DIR --game dice --as first --opponent THEIR_KEY.pub
+    """
+
+
+# --------------------------------------------------------------------------- key
+
+
+@main.group()
+def key() -> None:
+    """Create, show or import your Ed25519 identity (kept in the keystore).
+
+    The keystore lives in the platform config directory; PBEM_HOME overrides
+    it.  The passphrase comes from PBEM_PASSPHRASE or a prompt.
+    """
+
+
+@key.command("new")
+@click.option("--name", required=True, help="Your name, shown to opponents in your public key.")
+@click.option("--no-passphrase", is_flag=True, help="Store the private key unencrypted (not recommended).")
+@handles_errors
+def key_new(name: str, no_passphrase: bool) -> None:
+    """Create a new identity.
+
+    Example: pbem key new --name "Ann Smith"
+    """
+    from pbem.protocol.keystore import passphrase_from_env
+
+    passphrase = None
+    if not no_passphrase:
+        passphrase = passphrase_from_env()
+        if passphrase is None:
+            passphrase = click.prompt(
+                "Passphrase for the new key", hide_input=True, confirmation_prompt=True
+            ).encode("utf-8")
+    store = keystore()
+    identity = store.create(name, passphrase)
+    click.echo(f"created {store.identity_path} ({'encrypted' if passphrase else 'NOT encrypted'})")
+    click.echo(f"fingerprint {identity.public.fingerprint}")
+    click.echo("send this public key line to your opponents:")
+    click.echo(identity.public.openssh())
+
+
+@key.command("show")
+@click.option("--json", "as_json", is_flag=True, help="Print fingerprint and key as JSON.")
+@handles_errors
+def key_show(as_json: bool) -> None:
+    """Print your public key as an OpenSSH line (give it to opponents)."""
+    public = keystore().public()
+    if as_json:
+        emit_json({"fingerprint": public.fingerprint, "public_key": public.openssh()})
+    else:
+        click.echo(public.openssh())
+
+
+@key.command("import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@handles_errors
+def key_import(path: str) -> None:
+    """Adopt an existing OpenSSH ed25519 key, e.g. ~/.ssh/id_ed25519."""
+    from pbem.protocol.keys import is_encrypted
+
+    data = Path(path).read_bytes()
+    passphrase = passphrase_provider(f"Passphrase for {path}")() if is_encrypted(data) else None
+    identity = keystore().import_key(path, passphrase)
+    click.echo(f"imported {path}: fingerprint {identity.public.fingerprint}")
+    click.echo(identity.public.openssh())
+
+
+# --------------------------------------------------------------------------- a game
+
+
+def read_public_key(value: str):
+    from pbem.errors import InputError
+    from pbem.protocol.keys import PublicKey
+
+    path = Path(value)
+    if path.is_file():
+        text = path.read_text(encoding="utf-8", errors="replace").strip()
+        lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+        if len(lines) != 1:
+            raise InputError(f"--opponent {value}: expected one 'ssh-ed25519 AAAA...' line")
+        return PublicKey.from_openssh(lines[0])
+    if value.startswith("ssh-"):
+        return PublicKey.from_openssh(value)
+    raise InputError(f"--opponent {value!r}: no such file, and not an 'ssh-ed25519 AAAA...' line")
+
+
+def parse_options(rules: tuple[str, ...]) -> dict[str, Any]:
+    return {"rules": sorted(set(rules))} if rules else {}
+
+
+@main.command()
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--game", "game_name", required=True, help="Game module: dice, ...")
+@click.option("--as", "side", required=True, help="Your side, e.g. first.")
+@click.option("--opponent", required=True, help="Opponent's public key: a .pub file or the line itself.")
+@click.option("--rule", "rules", multiple=True, help="Optional rule to play with (repeatable), e.g. 14.2.")
+@handles_errors
+def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[str, ...]) -> None:
+    """Propose a game: write message 0 into DIRECTORY.
+
+    The last line printed is the file to send to your opponent.
+
+    Example: pbem new games/bob --game dice --as first --opponent bob.pub
+    """
+    from pbem.match import session
+
+    opponent_key = read_public_key(opponent)
+    identity = load_identity()
+    path = session.new_game(directory, game_name, side, opponent_key, identity, parse_options(rules))
+    click.echo(f"proposed a {game_name} game to {opponent_key.fingerprint}; you play {side}")
+    click.echo(path)
+
+
+@main.command()
+@click.argument("proposal", type=click.Path(exists=True, dir_okay=False))
+@click.option("--dir", "directory", required=True, type=click.Path(file_okay=False), help="New game directory.")
+@handles_errors
+def join(proposal: str, directory: str) -> None:
+    """Accept a proposal (message 0) and write message 1.
+
+    The last line printed is the file to send back.
+    """
+    from pbem.match import session
+
+    identity = load_identity()
+    path, transcript = session.join_game(proposal, directory, identity)
+    proposer = transcript.messages[0].side
+    click.echo(
+        f"joined {transcript.setup['module']} game {transcript.game[:12]}...: "
+        f"{proposer} is {transcript.keys[proposer].fingerprint} (check it with them)"
+    )
+    click.echo(path)
+
+
+@main.command()
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the events and rolls as JSON.")
+@handles_errors
+def receive(directory: str, files: tuple[str, ...], as_json: bool) -> None:
+    """Verify your opponent's message(s) and import them.
+
+    Dice keyed by the opponent's message are computed now, with the chain
+    value your reply will reveal.
+    """
+    from pbem.match import session
+    from pbem.render import console as render
+
+    result = session.receive(directory, files, load_identity())
+    first_new = min(session_seq(p) for p in result.imported)
+    if as_json:
+        emit_json(render.match_json(result.match, since=first_new))
+        return
+    out = console()
+    for path in result.imported:
+        out.print(f"imported {path}")
+    render.print_events(out, result.match, since=first_new)
+    render.print_turn(out, result.match)
+
+
+def session_seq(path: Path) -> int:
+    return int(Path(path).name[:4])
+
+
+@main.command()
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("--orders", "orders_path", type=click.Path(exists=True, dir_okay=False), help="TOML orders file.")
+@handles_errors
+def play(directory: str, orders_path: str | None) -> None:
+    """Apply your orders and write your next message.
+
+    Without --orders you are asked at the terminal.  The last line printed is
+    the file to send.
+    """
+    from pbem.match import session
+    from pbem.render import console as render
+
+    identity = load_identity()
+    if orders_path:
+        orders = read_orders(orders_path)
+    else:
+        match = session.load(directory, identity)
+        orders = ask_orders(match)
+    result = session.play(directory, identity, orders)
+    out = console()
+    for event in result.events:
+        out.print(event.sentence(), markup=False)
+    render.print_turn(out, result.match)
+    click.echo(result.path)
+
+
+def read_orders(path: str) -> dict[str, Any]:
+    import tomllib
+
+    from pbem.errors import InputError
+
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(f"{path}: not valid TOML: {err}") from err
+    except OSError as err:
+        raise InputError(f"{path}: {err.strerror}") from err
+
+
+def ask_orders(match: Any) -> dict[str, Any]:
+    """Ask for dice-game orders at the terminal, validating each answer."""
+    from pbem.errors import InputError
+
+    orders: list[dict[str, Any]] = []
+    click.echo("Orders: roll, seal, reveal, end; 'done' sends the message.")
+    while True:
+        kind = click.prompt("order", type=click.Choice(["roll", "seal", "reveal", "end", "done"]), default="done")
+        if kind == "done":
+            break
+        order: dict[str, Any] = {"type": kind}
+        if kind == "roll":
+            order["dice"] = click.prompt("dice (e.g. 2d6+1)")
+            order["note"] = click.prompt("note", default="", show_default=False)
+        elif kind in ("seal", "reveal"):
+            order["slot"] = click.prompt("slot name")
+            if kind == "seal":
+                order["text"] = click.prompt("text to seal", hide_input=True)
+        try:
+            match.game.parse_orders({"order": orders + [order]}, match.player.side)
+        except InputError as err:
+            click.echo(f"not accepted: {err}")
+            continue
+        orders.append(order)
+        if kind == "end":
+            break
+    return {"order": orders}
+
+
+@main.command()
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print your side's view as JSON.")
+@handles_errors
+def show(directory: str, as_json: bool) -> None:
+    """Show the game from your side's view."""
+    from pbem.match import session
+    from pbem.render import console as render
+
+    match = session.load(directory, load_identity())
+    if as_json:
+        emit_json(render.match_json(match))
+        return
+    render.print_show(console(), match)
+
+
+@main.command()
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print events and rolls as JSON.")
+@handles_errors
+def log(directory: str, as_json: bool) -> None:
+    """The event log: every roll with its dice, result and keying message."""
+    from pbem.match import session
+    from pbem.render import console as render
+
+    match = session.load(directory, load_identity())
+    if as_json:
+        emit_json(render.match_json(match))
+        return
+    out = console()
+    render.print_events(out, match)
+    render.print_rolls(out, match.replay.rolls)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--audit", is_flag=True, help="Also check every hidden fact (needs both closing messages).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "--extract",
+    type=click.Path(file_okay=False),
+    help="Write each message's body, signature and allowed_signers file here, for ssh-keygen.",
+)
+@handles_errors
+def verify(paths: tuple[str, ...], audit: bool, as_json: bool, extract: str | None) -> None:
+    """Check a game: every signature, link, chain value, reveal and die.
+
+    PATHS are game directories or message files.  Exit status 0 only if all
+    holds, 1 if anything fails verification.  Needs no key: anyone holding
+    the files can verify.
+
+    \b
+    Checking a signature by hand with OpenSSH's ssh-keygen:
+      pbem verify GAME --extract out/
+      ssh-keygen -Y verify -f out/allowed_signers -I first@pbem \\
+          -n pbem-turn-v1 -s out/0002.sig < out/0002.body
+    The .body file holds the exact signed bytes (canonical JSON); the
+    allowed_signers file lists each side's key as SIDE@pbem.  Without pbem:
+    base64-decode the lines between BEGIN PBEM MESSAGE and BEGIN SSH
+    SIGNATURE into the body file, and save the SSH SIGNATURE block as is.
+    """
+    from pbem.errors import VerificationError
+    from pbem.match import session
+    from pbem.render import console as render
+
+    report = session.verify(paths, audit=audit)
+    if extract:
+        write_extract(Path(extract), report.transcript)
+    if as_json:
+        emit_json(render.report_json(report))
+    else:
+        render.print_report(console(), report)
+    if not report.ok:
+        raise PbemClickError("audit failed: " + "; ".join(report.problems), VerificationError.exit_code)
+
+
+def write_extract(out: Path, transcript: Any) -> None:
+    from pbem.protocol.sshsig import armor
+
+    out.mkdir(parents=True, exist_ok=True)
+    signers = [f"{side}@pbem {key.openssh()}" for side, key in transcript.keys.items()]
+    (out / "allowed_signers").write_text("\n".join(signers) + "\n")
+    for msg in transcript.messages:
+        (out / f"{msg.seq:04d}.body").write_bytes(msg.body_bytes)
+        (out / f"{msg.seq:04d}.sig").write_text(armor(msg.signature))
+
+
+# --------------------------------------------------------------------------- demo
+
+
+@main.command()
+@click.option("--dir", "directory", type=click.Path(file_okay=False), help="Keep the demo game here (created).")
+@handles_errors
+def demo(directory: str | None) -> None:
+    """Play a short scripted dice game between two fresh identities, verify it
+    with --audit, and print the rolls and the verdict.  No prompts."""
+    import tempfile
+
+    from pbem import demo as demo_lib
+    from pbem.render import console as render
+
+    out = console()
+
+    def progress(line: str) -> None:
+        out.print(line, markup=False)
+
+    if directory:
+        report = demo_lib.run_dice_demo(Path(directory), progress=progress)
+    else:
+        with tempfile.TemporaryDirectory(prefix="pbem-demo-") as tmp:
+            report = demo_lib.run_dice_demo(Path(tmp), progress=progress)
+    render.print_rolls(out, report.verify.replay.rolls, title="Rolls in the demo game")
+    render.print_report(out, report.verify)
+    if directory:
+        out.print(f"the demo game is kept in {directory}")
+    if not report.verify.ok or not report.logs_agree:
+        raise PbemClickError("demo failed verification", 1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,1 @@
+"""Game-agnostic engine: hexes, map data, paths, the state machine contract."""

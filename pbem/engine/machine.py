@@ -1,0 +1,211 @@
+"""The adjudication state machine: the contract every game implements.
+
+A game is a pure state machine (DESIGN.md section 3)::
+
+    state = game.initial_state(setup)
+    state, events = game.apply(state, action)
+    game.awaiting(state)          # whose input is needed next, of what kind
+    game.view(state, side)        # what that side may see
+
+No I/O, clock or randomness here: dice arrive as :class:`DiceRolled` actions
+from the match layer, which derives them from the protocol's chains; openings of
+sealed values arrive as :class:`Opened` actions once their commitments have been
+checked.  Unrevealed hidden values are never in the state at all, so no view
+can leak them; a side's own secrets are overlaid by ``view`` from the
+``secrets`` mapping its client holds.
+
+Actions
+    :class:`Ordered`      one public order of a side, from message ``seq``
+    :class:`DiceRolled`   the values of one awaited :class:`DiceDue`
+    :class:`Opened`       a verified reveal of a sealed slot
+    :class:`MessageEnd`   the end of message ``seq`` (the turn passes)
+
+Awaited input (``awaiting``)
+    :class:`DecisionDue`  a side must decide; the legal options are listed
+    :class:`RevealDue`    a side owes the opening of a slot
+    :class:`DiceDue`      dice are due, keyed by message ``key_seq``
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
+
+from pbem.errors import IllegalOrderError
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class Ordered:
+    """A public order of ``side`` carried in message ``seq`` (index ``index``)."""
+
+    side: str
+    seq: int
+    index: int
+    order: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class DiceRolled:
+    """The dice for the awaited :class:`DiceDue` with this ``label``."""
+
+    label: str
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A sealed slot of ``side`` opened (its commitment already checked)."""
+
+    side: str
+    slot: str
+    value: str
+    seq: int
+
+
+@dataclass(frozen=True)
+class Sealed:
+    """``side`` committed to a value for ``slot`` in message ``seq``."""
+
+    side: str
+    slot: str
+    seq: int
+
+
+@dataclass(frozen=True)
+class MessageEnd:
+    """Message ``seq`` by ``side`` is fully applied; the turn passes."""
+
+    side: str
+    seq: int
+
+
+Action = Ordered | DiceRolled | Opened | Sealed | MessageEnd
+
+# --------------------------------------------------------------------------- awaited input
+
+
+@dataclass(frozen=True)
+class DiceDue:
+    """``count`` dice of ``sides`` faces are due, labelled ``label``.
+
+    ``key_seq`` is the message whose dice key resolves them (DESIGN 4.3): the
+    engine, not a player, decides it -- always the message being applied when
+    the roll became due.
+    """
+
+    label: str
+    count: int
+    sides: int
+    key_seq: int
+    purpose: str = ""
+
+
+@dataclass(frozen=True)
+class DecisionDue:
+    side: str
+    kind: str
+    prompt: str
+    options: tuple[str, ...] = ()
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class RevealDue:
+    side: str
+    slot: str
+    rule: str = ""
+
+
+Awaited = DiceDue | DecisionDue | RevealDue
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, rendered as one sentence citing its rule."""
+
+    rule: str
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def sentence(self) -> str:
+        return f"[{self.rule}] {self.text}" if self.rule else self.text
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "text": self.text, "data": dict(self.data)}
+
+
+# --------------------------------------------------------------------------- orders
+
+
+@dataclass(frozen=True)
+class ParsedOrders:
+    """An orders document split into what is public and what stays sealed.
+
+    ``public`` goes into the signed message body as-is; ``seals`` maps slot ids
+    to the plaintext the author commits to (never written in clear);
+    ``reveals`` lists slots the author opens in this message.
+    """
+
+    public: tuple[Mapping[str, Any], ...] = ()
+    seals: Mapping[str, str] = field(default_factory=dict)
+    reveals: tuple[str, ...] = ()
+    ends_game: bool = False
+
+
+# --------------------------------------------------------------------------- the game contract
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What a game module provides.  Register an instance under the
+    ``pbem.games`` entry-point group."""
+
+    name: ClassVar[str]
+    version: ClassVar[str]
+    sides: ClassVar[tuple[str, str]]
+
+    def ruleset_files(self) -> Sequence[tuple[str, bytes]]:
+        """(name, bytes) of every data file; their hash pins the ruleset."""
+
+    def initial_state(self, setup: Mapping[str, Any]) -> Any:
+        """The position before message 0's orders; ``setup`` holds options."""
+
+    def parse_orders(self, document: Mapping[str, Any], side: str) -> ParsedOrders:
+        """Syntax only: raise :class:`~pbem.errors.InputError` naming the field."""
+
+    def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]:
+        """Pure: the next state and what happened.  Raises
+        :class:`~pbem.errors.IllegalOrderError` citing the rule."""
+
+    def awaiting(self, state: Any) -> tuple[Awaited, ...]:
+        """Input needed before the game can go on."""
+
+    def view(self, state: Any, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """JSON-able picture of the state as ``side`` may see it (None = spectator)."""
+
+    def is_over(self, state: Any) -> bool:
+        """True once no further message is expected."""
+
+
+def apply_all(game: Game, state: Any, actions: Sequence[Action]) -> tuple[Any, list[Event]]:
+    """Apply ``actions`` in order; the events of all of them."""
+    events: list[Event] = []
+    for action in actions:
+        state, new = game.apply(state, action)
+        events.extend(new)
+    return state, events
+
+
+def replace(obj: Any, **changes: Any) -> Any:
+    """``dataclasses.replace`` under a name rules code reads well with."""
+    return dataclasses.replace(obj, **changes)
+
+
+def illegal(rule: str, message: str) -> IllegalOrderError:
+    """An :class:`IllegalOrderError` citing ``rule``."""
+    return IllegalOrderError(message, rule=rule)

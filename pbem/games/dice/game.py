@@ -1,0 +1,332 @@
+"""The ``dice`` game: what two players of *any* wargame need from an email
+dice server, and more -- declared rolls nobody can bias or preview, and
+sealed notes opened later.
+
+Orders (TOML ``[[order]]`` tables with a ``type``):
+
+``roll``   ``dice = "2d6+1"``, ``note = "attack on the bridge"`` (dice.roll)
+``seal``   ``slot = "ambush"``, ``text = "..."`` (dice.seal)
+``reveal`` ``slot = "ambush"`` (dice.reveal)
+``end``    ends the game; the opponent's reply closes it (dice.end)
+
+Rule ids cited in errors are the sections of docs/games/dice.md.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, ClassVar, Mapping, Sequence
+
+from pbem.engine.machine import (
+    DiceDue,
+    DiceRolled,
+    Event,
+    MessageEnd,
+    Opened,
+    Ordered,
+    ParsedOrders,
+    Sealed,
+    illegal,
+    replace,
+)
+from pbem.errors import InputError
+from pbem.protocol.dice import DiceExpression
+
+SLOT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+MAX_NOTE = 200
+MAX_TEXT = 4000
+ORDER_FIELDS = {
+    "roll": {"type", "dice", "note"},
+    "seal": {"type", "slot", "text"},
+    "reveal": {"type", "slot"},
+    "end": {"type"},
+}
+
+
+@dataclass(frozen=True)
+class Roll:
+    seq: int
+    index: int
+    side: str
+    dice: str
+    note: str
+    values: tuple[tuple[int, ...] | None, ...]
+    key_seq: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.seq}.{self.index}"
+
+    @property
+    def expression(self) -> DiceExpression:
+        return DiceExpression.parse(self.dice)
+
+    @property
+    def resolved(self) -> bool:
+        return all(v is not None for v in self.values)
+
+    @property
+    def total(self) -> int | None:
+        return self.expression.total(list(self.values)) if self.resolved else None
+
+
+@dataclass(frozen=True)
+class Note:
+    slot: str
+    side: str
+    sealed_in: int
+    value: str | None = None
+    revealed_in: int | None = None
+
+
+@dataclass(frozen=True)
+class DiceState:
+    sides: tuple[str, str]
+    rolls: tuple[Roll, ...] = ()
+    notes: tuple[Note, ...] = ()
+    ending_by: str | None = None
+    over: bool = False
+    orders_in_message: int = 0
+
+
+def _text(order: Mapping[str, Any], name: str, where: str, limit: int, *, required: bool = True) -> str:
+    value = order.get(name, "" if not required else None)
+    if value is None:
+        raise InputError(f"{where}: field {name!r} is required", field=name)
+    if not isinstance(value, str):
+        raise InputError(f"{where}: field {name!r} must be a string, got {value!r}", field=name)
+    if len(value) > limit:
+        raise InputError(f"{where}: field {name!r} is longer than {limit} characters", field=name)
+    return value
+
+
+def _slot(order: Mapping[str, Any], where: str) -> str:
+    slot = _text(order, "slot", where, 64)
+    if not SLOT_RE.match(slot):
+        raise InputError(
+            f"{where}: slot {slot!r} must be 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit",
+            field="slot",
+        )
+    return slot
+
+
+class DiceGame:
+    """Declared, verifiable rolls and sealed notes (sides ``first``, ``second``)."""
+
+    name: ClassVar[str] = "dice"
+    version: ClassVar[str] = "1"
+    sides: ClassVar[tuple[str, str]] = ("first", "second")
+
+    # ------------------------------------------------------------------ data and setup
+
+    def ruleset_files(self) -> Sequence[tuple[str, bytes]]:
+        return [("dice/version", self.version.encode())]
+
+    def initial_state(self, setup: Mapping[str, Any]) -> DiceState:
+        return DiceState(sides=self.sides)
+
+    # ------------------------------------------------------------------ orders
+
+    def parse_orders(self, document: Mapping[str, Any], side: str) -> ParsedOrders:
+        """Read an orders document (syntax only; legality is ``apply``'s)."""
+        unknown = set(document) - {"order"}
+        if unknown:
+            raise InputError(f"orders: unknown top-level key(s) {', '.join(sorted(unknown))}; use [[order]] tables")
+        orders = document.get("order", [])
+        if not isinstance(orders, list):
+            raise InputError("orders: 'order' must be an array of tables ([[order]])", field="order")
+        public: list[dict[str, Any]] = []
+        seals: dict[str, str] = {}
+        reveals: list[str] = []
+        ends = False
+        for number, order in enumerate(orders, 1):
+            where = f"order {number}"
+            if not isinstance(order, dict):
+                raise InputError(f"{where}: must be a table", field="order")
+            kind = order.get("type")
+            if kind not in ORDER_FIELDS:
+                raise InputError(
+                    f"{where}: unknown type {kind!r} (expected one of {', '.join(ORDER_FIELDS)})", field="type"
+                )
+            extra = set(order) - ORDER_FIELDS[kind]
+            if extra:
+                raise InputError(f"{where} ({kind}): unknown field(s) {', '.join(sorted(extra))}", field=sorted(extra)[0])
+            if ends:
+                raise InputError(f"{where}: no order may follow 'end'", rule="dice.end")
+            if kind == "roll":
+                dice = _text(order, "dice", where, 64)
+                DiceExpression.parse(dice, field=f"{where}: dice")
+                public.append({"type": "roll", "dice": dice, "note": _text(order, "note", where, MAX_NOTE, required=False)})
+            elif kind == "seal":
+                slot = _slot(order, where)
+                if slot in seals:
+                    raise InputError(f"{where}: slot {slot!r} is sealed twice in these orders", field="slot")
+                seals[slot] = _text(order, "text", where, MAX_TEXT)
+            elif kind == "reveal":
+                reveals.append(_slot(order, where))
+            else:
+                public.append({"type": "end"})
+                ends = True
+        return ParsedOrders(public=tuple(public), seals=seals, reveals=tuple(reveals), ends_game=ends)
+
+    # ------------------------------------------------------------------ the state machine
+
+    def apply(self, state: DiceState, action: Any) -> tuple[DiceState, list[Event]]:
+        if state.over:
+            raise illegal("dice.end", "the game is over; no further action is possible")
+        if isinstance(action, Ordered):
+            return self._order(state, action)
+        if isinstance(action, DiceRolled):
+            return self._rolled(state, action)
+        if isinstance(action, Sealed):
+            return self._sealed(state, action)
+        if isinstance(action, Opened):
+            return self._opened(state, action)
+        if isinstance(action, MessageEnd):
+            return self._message_end(state, action)
+        raise TypeError(f"unknown action {action!r}")
+
+    def _closing_check(self, state: DiceState, side: str, what: str) -> None:
+        if state.ending_by is not None:
+            raise illegal(
+                "dice.end",
+                f"{state.ending_by} ended the game: {side}'s closing message may carry reveals only, not {what}",
+            )
+
+    def _order(self, state: DiceState, action: Ordered) -> tuple[DiceState, list[Event]]:
+        order = action.order
+        kind = order.get("type")
+        self._closing_check(state, action.side, f"a {kind!r} order")
+        if kind == "roll" and set(order) == ORDER_FIELDS["roll"]:
+            if not isinstance(order["dice"], str) or not isinstance(order["note"], str):
+                raise illegal("dice.roll", f"roll order {action.index} has mistyped fields")
+            try:
+                expr = DiceExpression.parse(order["dice"])
+            except InputError as err:
+                raise illegal("dice.roll", str(err)) from err
+            roll = Roll(
+                action.seq, action.index, action.side, expr.text, order["note"], (None,) * len(expr.terms), action.seq
+            )
+            event = Event(
+                "dice.roll",
+                f"{action.side} declares {expr.text}" + (f" for {roll.note!r}" if roll.note else "")
+                + f"; keyed by message {action.seq:04d}, resolved when the reply arrives",
+                {"label": roll.label, "dice": expr.text, "note": roll.note},
+            )
+            return replace(state, rolls=state.rolls + (roll,)), [event]
+        if kind == "end" and set(order) == ORDER_FIELDS["end"]:
+            event = Event("dice.end", f"{action.side} ends the game; the reply closes it and both secrets are revealed")
+            return replace(state, ending_by=action.side), [event]
+        raise illegal("dice.orders", f"order {action.index} in message {action.seq:04d} is not a valid dice order: {dict(order)!r}")
+
+    def _rolled(self, state: DiceState, action: DiceRolled) -> tuple[DiceState, list[Event]]:
+        label, _, term = action.label.rpartition("/")
+        for i, roll in enumerate(state.rolls):
+            if roll.label == label:
+                break
+        else:
+            raise illegal("dice.roll", f"no roll awaits dice labelled {action.label!r}")
+        t = int(term)
+        expected = roll.expression.terms[t]
+        if roll.values[t] is not None or len(action.values) != expected.count:
+            raise illegal("dice.roll", f"dice {action.label!r} do not match what is awaited")
+        if any(not 1 <= v <= expected.sides for v in action.values):
+            raise illegal("dice.roll", f"dice {action.label!r}: {action.values} are not d{expected.sides} results")
+        values = roll.values[:t] + (tuple(action.values),) + roll.values[t + 1 :]
+        new = replace(roll, values=values)
+        rolls = state.rolls[:i] + (new,) + state.rolls[i + 1 :]
+        events = []
+        if new.resolved:
+            shown = " + ".join(str(list(v)) for v in new.values)
+            mod = new.expression.modifier
+            shown += f" {'+' if mod > 0 else '-'} {abs(mod)}" if mod else ""
+            events.append(
+                Event(
+                    "dice.roll",
+                    f"{new.side} rolled {new.dice}" + (f" for {new.note!r}" if new.note else "")
+                    + f": {shown} = {new.total} (keyed by message {new.key_seq:04d})",
+                    {"label": new.label, "dice": new.dice, "values": [list(v) for v in new.values], "total": new.total},
+                )
+            )
+        return replace(state, rolls=rolls), events
+
+    def _sealed(self, state: DiceState, action: Sealed) -> tuple[DiceState, list[Event]]:
+        self._closing_check(state, action.side, "a new sealed note")
+        if any(n.slot == action.slot and n.side == action.side for n in state.notes):
+            raise illegal("dice.seal", f"{action.side} already sealed a note in slot {action.slot!r}")
+        note = Note(action.slot, action.side, action.seq)
+        event = Event("dice.seal", f"{action.side} seals a note in slot {action.slot!r}", {"slot": action.slot})
+        return replace(state, notes=state.notes + (note,)), [event]
+
+    def _opened(self, state: DiceState, action: Opened) -> tuple[DiceState, list[Event]]:
+        for i, note in enumerate(state.notes):
+            if note.slot == action.slot and note.side == action.side:
+                break
+        else:
+            raise illegal("dice.reveal", f"{action.side} has no sealed note in slot {action.slot!r}")
+        if note.value is not None:
+            raise illegal("dice.reveal", f"slot {action.slot!r} is already revealed")
+        notes = state.notes[:i] + (replace(note, value=action.value, revealed_in=action.seq),) + state.notes[i + 1 :]
+        event = Event(
+            "dice.reveal",
+            f"{action.side} reveals slot {action.slot!r} (sealed in message {note.sealed_in:04d}): {action.value!r}",
+            {"slot": action.slot, "value": action.value},
+        )
+        return replace(state, notes=notes), [event]
+
+    def _message_end(self, state: DiceState, action: MessageEnd) -> tuple[DiceState, list[Event]]:
+        if state.ending_by is not None and state.ending_by != action.side:
+            return replace(state, over=True), [Event("dice.end", f"{action.side} closes the game")]
+        return state, []
+
+    # ------------------------------------------------------------------ queries
+
+    def awaiting(self, state: DiceState) -> tuple[DiceDue, ...]:
+        due = []
+        for roll in state.rolls:
+            for t, term in enumerate(roll.expression.terms):
+                if roll.values[t] is None:
+                    due.append(DiceDue(f"{roll.label}/{t}", term.count, term.sides, roll.key_seq, roll.note))
+        return tuple(due)
+
+    def is_over(self, state: DiceState) -> bool:
+        return state.over
+
+    def is_ending(self, state: DiceState) -> bool:
+        return state.ending_by is not None
+
+    def view(self, state: DiceState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
+        secrets = secrets or {}
+        notes = []
+        for note in state.notes:
+            item = {"slot": note.slot, "side": note.side, "sealed_in": note.sealed_in, "revealed_in": note.revealed_in}
+            if note.value is not None:
+                item["value"] = note.value
+            elif side == note.side and note.slot in secrets:
+                item["value"] = secrets[note.slot]
+                item["private"] = True
+            notes.append(item)
+        rolls = [
+            {
+                "label": r.label,
+                "side": r.side,
+                "dice": r.dice,
+                "note": r.note,
+                "values": [list(v) if v is not None else None for v in r.values],
+                "total": r.total,
+                "key_seq": r.key_seq,
+            }
+            for r in state.rolls
+        ]
+        return {
+            "game": self.name,
+            "rolls": rolls,
+            "notes": notes,
+            "ending_by": state.ending_by,
+            "over": state.over,
+        }
+
+    def audit(self, state: DiceState, stores: Mapping[str, Mapping[str, str]]) -> list[str]:
+        """Game-level hidden-setup checks at audit: none beyond the protocol's."""
+        return []

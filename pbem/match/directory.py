@@ -1,0 +1,107 @@
+"""One game's directory: ``NNNN-SIDE.pbem`` message files, written atomically.
+
+* A message file is written to a temporary file in the same directory,
+  flushed to disk, then *linked* to its final name: ``os.link`` fails if the
+  name exists, so a message file is never overwritten and never half-written.
+* ``lock()`` takes an exclusive advisory lock on ``.pbem.lock`` so two
+  ``pbem`` processes never write the same game at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Iterator
+
+from pbem.errors import IntegrityError, UsageError
+
+FILE_RE = re.compile(r"^(\d{4})-([A-Za-z][A-Za-z0-9_-]*)\.pbem$")
+LOCK_NAME = ".pbem.lock"
+
+
+def message_name(seq: int, side: str) -> str:
+    return f"{seq:04d}-{side}.pbem"
+
+
+def atomic_create(path: Path, data: bytes, *, mode: int = 0o644) -> None:
+    """Create ``path`` with ``data``; fail if it exists; never leave a partial file."""
+    path = Path(path)
+    if path.exists():
+        raise UsageError(f"{path} already exists; a message file is never overwritten")
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        try:
+            os.link(tmp, path)
+        except FileExistsError as err:
+            raise UsageError(f"{path} already exists; a message file is never overwritten") from err
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+    with contextlib.suppress(OSError):
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+
+class GameDirectory:
+    """The files of one game, as one player keeps them."""
+
+    def __init__(self, path: str | os.PathLike[str]):
+        self.path = Path(path)
+
+    def exists(self) -> bool:
+        return self.path.is_dir() and any(self.message_files())
+
+    def message_files(self) -> list[tuple[int, str, Path]]:
+        """``(seq, side, path)`` of every message file, by seq."""
+        if not self.path.is_dir():
+            return []
+        found = []
+        for entry in self.path.iterdir():
+            match = FILE_RE.match(entry.name)
+            if match:
+                found.append((int(match.group(1)), match.group(2), entry))
+        found.sort()
+        seqs = [seq for seq, _, _ in found]
+        if len(seqs) != len(set(seqs)):
+            dup = next(s for s in seqs if seqs.count(s) > 1)
+            raise IntegrityError(f"{self.path}: two files for message {dup:04d}")
+        return found
+
+    def require(self) -> list[tuple[int, str, Path]]:
+        files = self.message_files()
+        if not files:
+            raise UsageError(f"{self.path} holds no pbem game (no NNNN-SIDE.pbem files)")
+        return files
+
+    def write_message(self, seq: int, side: str, text: str) -> Path:
+        self.path.mkdir(parents=True, exist_ok=True)
+        path = self.path / message_name(seq, side)
+        atomic_create(path, text.encode("utf-8"))
+        return path
+
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """Exclusive lock for a writing command; refuse if another holds it."""
+        import fcntl
+
+        self.path.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError as err:
+                raise UsageError(f"{self.path} is in use by another pbem process; try again when it has finished") from err
+            yield
+        finally:
+            os.close(fd)

@@ -1,0 +1,456 @@
+"""One player's view of one game: propose, join, receive, play, verify.
+
+Every function here takes the player's :class:`~pbem.protocol.keys.Identity`
+explicitly (the CLI loads it from the keystore), reads the game directory,
+verifies everything it holds, and writes at most one new file per message,
+atomically.  Nothing is written when anything fails.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets as _random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from pbem import __version__
+from pbem.engine.machine import RevealDue
+from pbem.errors import (
+    AuthenticityError,
+    EquivocationError,
+    HiddenInfoError,
+    IllegalOrderError,
+    InputError,
+    IntegrityError,
+    UsageError,
+    VerificationError,
+)
+from pbem.match.directory import GameDirectory, message_name
+from pbem.match.replay import Replay, actions_for, apply_message, replay
+from pbem.protocol import sealed
+from pbem.protocol.chain import HashChain, chain_seed
+from pbem.protocol.message import FORMAT_VERSION, SignedMessage, sign_body
+from pbem.protocol.transcript import Transcript
+
+
+def ruleset_hash(game: Any) -> str:
+    """SHA-256 over the game's data files: pins the ruleset in message 0."""
+    digest = hashlib.sha256()
+    for name, data in sorted(game.ruleset_files()):
+        digest.update(len(name.encode()).to_bytes(4, "big") + name.encode())
+        digest.update(len(data).to_bytes(8, "big") + data)
+    return digest.hexdigest()
+
+
+def game_secret(identity: Any, game_id: str, side: str) -> bytes:
+    """The per-game secret: derived from the player's key, so it is never lost."""
+    from pbem.protocol.keys import derive_secret
+
+    return derive_secret(identity, b"pbem-game-secret-v1\x00" + game_id.encode() + b"\x00" + side.encode())
+
+
+def _game_for(transcript: Transcript) -> Any:
+    from pbem import games
+
+    setup = transcript.setup
+    game = games.get(setup["module"])
+    if setup["module_version"] != game.version:
+        raise IntegrityError(
+            f"message 0000 pins {setup['module']} version {setup['module_version']}, this pbem has {game.version}"
+        )
+    if setup["ruleset"] != ruleset_hash(game):
+        raise IntegrityError(
+            f"ruleset mismatch: message 0000 pins data {setup['ruleset'][:16]}..., "
+            f"this pbem's {setup['module']} data hash to {ruleset_hash(game)[:16]}..."
+        )
+    return game
+
+
+def read_messages(paths: Iterable[Path]) -> list[tuple[Path, SignedMessage]]:
+    found = []
+    for path in paths:
+        try:
+            text = Path(path).read_bytes()
+        except OSError as err:
+            raise InputError(f"cannot read {path}: {err.strerror}") from err
+        messages = SignedMessage.all_from_text(text, source=str(path))
+        if not messages:
+            raise IntegrityError(f"{path}: no '-----BEGIN PBEM MESSAGE-----' line; not a pbem turn file")
+        found += [(Path(path), msg) for msg in messages]
+    return found
+
+
+def _check_same_author(a: SignedMessage, b: SignedMessage, transcript: Transcript | None) -> None:
+    """Two different bodies for one seq: equivocation if one author signed both."""
+    from pbem.protocol import sshsig
+
+    if a.game != b.game or a.side != b.side or a.author != b.author:
+        return
+    key = transcript.keys.get(a.side) if transcript is not None and transcript.keys else None
+    try:
+        signer_a = sshsig.verify(a.signature, a.body_bytes, "pbem-turn-v1", expected=key)
+        sshsig.verify(b.signature, b.body_bytes, "pbem-turn-v1", expected=signer_a)
+    except VerificationError:
+        return
+    raise EquivocationError(
+        f"equivocation: two different messages {a.seq:04d} both signed by {a.side} ({a.author}); "
+        f"body hashes {a.digest.hex()[:16]}... and {b.digest.hex()[:16]}... -- proof of cheating"
+    )
+
+
+def build_transcript(messages: Iterable[SignedMessage]) -> Transcript:
+    transcript = Transcript()
+    for msg in messages:
+        transcript.add(msg)
+    return transcript
+
+
+@dataclass
+class Player:
+    """The local player of a game: key, side, per-game secret and own sealed store."""
+
+    identity: Any
+    side: str
+    secret: bytes
+    chain: HashChain
+    store: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, identity: Any, transcript: Transcript) -> "Player":
+        side = transcript.side_for_key(identity.public.fingerprint)
+        if side is None:
+            raise UsageError(
+                f"your key {identity.public.fingerprint} is not a player of game {transcript.game[:12]}..."
+            )
+        secret = game_secret(identity, transcript.game, side)
+        chain = HashChain(chain_seed(secret))
+        if chain.anchor != transcript.anchors.get(side, chain.anchor):
+            raise UsageError(f"this key does not regenerate {side}'s chain anchor; was the game started with another key?")
+        player = cls(identity, side, secret, chain)
+        for m, msg in enumerate(transcript.messages):
+            if msg.side == side and msg.body["sealed"]:
+                blob = base64.b64decode(msg.body["sealed"])
+                player.store = sealed.open_store(secret, transcript.game, msg.author, m, blob)
+        return player
+
+    def next_value(self, seq: int) -> bytes:
+        return self.chain.value(seq // 2)
+
+
+@dataclass
+class Match:
+    """A game directory loaded, verified and replayed for one player."""
+
+    directory: GameDirectory
+    transcript: Transcript
+    game: Any
+    player: Player | None
+    replay: Replay
+
+    @property
+    def my_turn(self) -> bool:
+        return self.player is not None and not self.replay.over and self.replay.next_side == self.player.side
+
+    def view(self) -> dict[str, Any]:
+        side = self.player.side if self.player else None
+        secrets = self.player.store if self.player else None
+        return self.game.view(self.replay.state, side, secrets)
+
+
+def load(directory: str | Path, identity: Any | None = None) -> Match:
+    """Verify and replay a game directory (with the player's key, keying the
+    dice of an opponent's last message provisionally)."""
+    gamedir = GameDirectory(directory)
+    files = gamedir.require()
+    transcript = Transcript()
+    for seq, side, path in files:
+        found = read_messages([path])
+        if len(found) != 1:
+            raise IntegrityError(f"{path.name}: a message file must hold exactly one message, holds {len(found)}")
+        msg = found[0][1]
+        transcript.add(msg)
+        if msg.seq != seq or msg.side != side:
+            raise IntegrityError(f"{path.name} holds message {msg.seq:04d} by {msg.side} (renamed file?)")
+    game = _game_for(transcript)
+    player = Player.of(identity, transcript) if identity is not None else None
+    next_value = None
+    if player is not None and transcript.side_of(len(transcript)) == player.side:
+        next_value = player.next_value(len(transcript))
+    return Match(gamedir, transcript, game, player, replay(game, transcript, next_value=next_value))
+
+
+# --------------------------------------------------------------------------- writing messages
+
+
+def _body(transcript: Transcript | None, game_id: str, seq: int, player_side: str, identity: Any, chain_value: bytes) -> dict:
+    return {
+        "pbem": FORMAT_VERSION,
+        "game": game_id,
+        "seq": seq,
+        "side": player_side,
+        "author": identity.public.fingerprint,
+        "prev": transcript.messages[-1].digest.hex() if transcript and len(transcript) else "",
+        "chain": chain_value.hex(),
+        "orders": [],
+        "commitments": {},
+        "reveals": [],
+        "sealed": "",
+    }
+
+
+def summary_lines(game: str, seq: int, side: str, extra: Iterable[str] = ()) -> str:
+    return "\n".join([f"{game} game, message {seq:04d} from {side}", *extra])
+
+
+def new_game(
+    directory: str | Path,
+    game_name: str,
+    side: str,
+    opponent: Any,
+    identity: Any,
+    options: Mapping[str, Any] | None = None,
+) -> Path:
+    """Propose a game: write message 0."""
+    from pbem import games
+
+    game = games.get(game_name)
+    if side not in game.sides:
+        raise UsageError(f"--as {side!r}: {game_name} has sides {', '.join(game.sides)}")
+    if opponent.fingerprint == identity.public.fingerprint:
+        raise UsageError("the opponent's key is your own key; a game needs two identities")
+    gamedir = GameDirectory(directory)
+    if gamedir.path.exists() and any(gamedir.path.iterdir()):
+        raise UsageError(f"{gamedir.path} is not empty; choose a new directory for a new game")
+    other = next(s for s in game.sides if s != side)
+    game_id = _random.token_hex(16)
+    secret = game_secret(identity, game_id, side)
+    body = _body(None, game_id, 0, side, identity, HashChain(chain_seed(secret)).anchor)
+    body["setup"] = {
+        "module": game.name,
+        "module_version": game.version,
+        "ruleset": ruleset_hash(game),
+        "options": dict(options or {}),
+        "keys": {side: identity.public.openssh(), other: opponent.openssh()},
+        "pbem_version": __version__,
+    }
+    msg = sign_body(identity, body)
+    build_transcript([msg])  # self-check before anything touches the disk
+    summary = summary_lines(game.name, 0, side, [f"proposal to {other} ({opponent.fingerprint})", f"game id {game_id}"])
+    with gamedir.lock():
+        return gamedir.write_message(0, side, msg.armored(summary))
+
+
+def join_game(proposal: str | Path, directory: str | Path, identity: Any) -> tuple[Path, Transcript]:
+    """Accept a proposal: verify message 0, write it and message 1."""
+    found = read_messages([Path(proposal)])
+    transcript = build_transcript([found[0][1]])
+    _game_for(transcript)
+    my_side = transcript.side_for_key(identity.public.fingerprint)
+    if my_side is None or my_side == transcript.messages[0].side:
+        raise UsageError(f"this proposal is not addressed to your key {identity.public.fingerprint}")
+    gamedir = GameDirectory(directory)
+    if gamedir.path.exists() and any(gamedir.path.iterdir()):
+        raise UsageError(f"{gamedir.path} is not empty; choose a new directory to join a game")
+    secret = game_secret(identity, transcript.game, my_side)
+    body = _body(transcript, transcript.game, 1, my_side, identity, HashChain(chain_seed(secret)).anchor)
+    msg = sign_body(identity, body)
+    transcript.add(msg)
+    proposal_text = Path(proposal).read_text(encoding="utf-8", errors="replace")
+    summary = summary_lines(transcript.setup["module"], 1, my_side, ["accepts the proposal"])
+    with gamedir.lock():
+        gamedir.write_message(0, transcript.messages[0].side, found[0][1].armored(_summary_of(proposal_text)))
+        path = gamedir.write_message(1, my_side, msg.armored(summary))
+    return path, transcript
+
+
+def _summary_of(text: str) -> str:
+    from pbem.protocol.message import BEGIN
+
+    lines = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        line = line.lstrip("> ").rstrip()
+        if line == BEGIN:
+            break
+        if line.startswith("| "):
+            lines.append(line[2:])
+    return "\n".join(lines)
+
+
+@dataclass
+class ReceiveResult:
+    imported: list[Path]
+    match: Match
+
+
+def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -> ReceiveResult:
+    """Verify the opponent's message(s) and import them, in order."""
+    gamedir = GameDirectory(directory)
+    incoming = sorted(read_messages([Path(f) for f in files]), key=lambda item: item[1].seq)
+    imported: list[Path] = []
+    with gamedir.lock():
+        match = load(gamedir.path, identity)
+        for path, msg in incoming:
+            transcript = match.transcript
+            seq = msg.seq
+            if seq < len(transcript):
+                stored = transcript.messages[seq]
+                if stored.body_bytes == msg.body_bytes:
+                    raise IntegrityError(
+                        f"{path.name}: message {seq:04d} was already received; a replayed or duplicate message -- "
+                        f"nothing imported"
+                    )
+                _check_same_author(stored, msg, transcript)
+            if msg.side == match.player.side and seq >= len(transcript):
+                raise AuthenticityError(f"{path.name}: message {seq:04d} claims to be from you ({msg.side})")
+            trial = build_transcript(transcript.messages + [msg])
+            next_value = match.player.next_value(len(trial)) if trial.side_of(len(trial)) == match.player.side else None
+            result = replay(match.game, trial, next_value=next_value)
+            imported.append(gamedir.write_message(seq, msg.side, msg.armored(_summary_of(path.read_text("utf-8", "replace")))))
+            match = Match(gamedir, trial, match.game, Player.of(identity, trial), result)
+    return ReceiveResult(imported, match)
+
+
+@dataclass
+class PlayResult:
+    path: Path
+    events: list[Any]
+    match: Match
+
+
+def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> PlayResult:
+    """Apply my orders and write the next message."""
+    gamedir = GameDirectory(directory)
+    with gamedir.lock():
+        match = load(gamedir.path, identity)
+        player, transcript, game = match.player, match.transcript, match.game
+        seq = len(transcript)
+        if match.replay.over:
+            raise UsageError("the game is over; run `pbem verify --audit` on it")
+        if transcript.side_of(seq) != player.side:
+            raise UsageError(
+                f"it is not your turn: message {seq:04d} is {transcript.side_of(seq)}'s; "
+                f"send your last message and wait for the reply"
+            )
+        parsed = game.parse_orders(orders, player.side)
+        body = _body(transcript, transcript.game, seq, player.side, player.identity, player.next_value(seq))
+        body["orders"] = [dict(o) for o in parsed.public]
+        store = dict(player.store)
+        for slot, text in parsed.seals.items():
+            if slot in store:
+                raise IllegalOrderError(f"slot {slot!r} is already sealed", rule="DESIGN 4.4")
+            store[slot] = text
+            salt = sealed.salt_for(player.secret, slot)
+            body["commitments"][slot] = sealed.commitment(transcript.game, body["author"], slot, salt, text).hex()
+        owed = [a.slot for a in game.awaiting(match.replay.state) if isinstance(a, RevealDue) and a.side == player.side]
+        for slot in list(parsed.reveals) + [s for s in owed if s not in parsed.reveals]:
+            if slot not in store:
+                raise IllegalOrderError(f"you hold no sealed value in slot {slot!r}", rule="DESIGN 4.4")
+            salt = sealed.salt_for(player.secret, slot)
+            body["reveals"].append({"slot": slot, "value": store[slot], "salt": salt.hex()})
+        if store:
+            blob = sealed.seal_store(player.secret, transcript.game, body["author"], seq, store)
+            body["sealed"] = base64.b64encode(blob).decode("ascii")
+        # Try the message on the replayed state before signing anything.
+        draft = sign_body(player.identity, body)
+        trial = build_transcript(transcript.messages + [draft])
+        state, events = apply_message(game, match.replay.state, actions_for(trial, seq), seq, player.side)
+        if parsed.ends_game or game.is_over(state) or getattr(game, "is_ending", lambda s: False)(state):
+            body["secret"] = player.secret.hex()
+            draft = sign_body(player.identity, body)
+            trial = build_transcript(transcript.messages + [draft])
+        result = replay(game, trial)
+        summary = summary_lines(game.name, seq, player.side, [e.sentence() for _, e in result.events if _ == seq])
+        path = gamedir.write_message(seq, player.side, draft.armored(summary))
+        new_match = Match(gamedir, trial, game, player, result)
+    return PlayResult(path, [e for s, e in result.events if s == seq], new_match)
+
+
+# --------------------------------------------------------------------------- verification
+
+
+@dataclass
+class VerifyReport:
+    transcript: Transcript
+    replay: Replay
+    audited: bool
+    problems: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def collect(paths: Iterable[str | Path]) -> list[SignedMessage]:
+    """Messages from directories and files, by seq; duplicates and
+    equivocation are reported."""
+    files: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            files += [path for _, _, path in GameDirectory(p).require()]
+        elif p.exists():
+            files.append(p)
+        else:
+            raise InputError(f"{p}: no such file or directory")
+    by_seq: dict[int, SignedMessage] = {}
+    for path, msg in read_messages(files):
+        seq = msg.seq
+        if seq in by_seq:
+            other = by_seq[seq]
+            if other.body_bytes == msg.body_bytes:
+                raise IntegrityError(f"message {seq:04d} appears twice ({path.name}): a duplicate or replay")
+            _check_same_author(other, msg, None)
+            raise IntegrityError(f"two different messages claim seq {seq:04d} ({path.name})")
+        by_seq[seq] = msg
+    return [by_seq[s] for s in sorted(by_seq)]
+
+
+def verify(paths: Iterable[str | Path], *, audit: bool = False) -> VerifyReport:
+    """Check every signature, link, chain value, reveal and die; with
+    ``audit``, every hidden fact too.  Raises on the first broken link."""
+    messages = collect(paths)
+    transcript = Transcript()
+    for msg in messages:
+        transcript.add(msg)
+    game = _game_for(transcript)
+    result = replay(game, transcript)
+    problems: list[str] = []
+    if audit:
+        problems = transcript.audit()
+        if not problems:
+            stores = _final_stores(transcript)
+            problems += list(game.audit(result.state, stores)) if hasattr(game, "audit") else []
+        if not game.is_over(result.state):
+            problems.append("the game is not over: an audit needs both closing messages")
+    return VerifyReport(transcript, result, audit, problems)
+
+
+def _final_stores(transcript: Transcript) -> dict[str, dict[str, str]]:
+    stores: dict[str, dict[str, str]] = {side: {} for side in transcript.sides}
+    for m, msg in enumerate(transcript.messages):
+        if msg.body["sealed"]:
+            side = msg.side
+            stores[side] = sealed.open_store(
+                transcript.secrets[side], transcript.game, msg.author, m, base64.b64decode(msg.body["sealed"])
+            )
+    return stores
+
+
+__all__ = [
+    "Match",
+    "Player",
+    "PlayResult",
+    "ReceiveResult",
+    "VerifyReport",
+    "join_game",
+    "load",
+    "message_name",
+    "new_game",
+    "play",
+    "receive",
+    "ruleset_hash",
+    "verify",
+    "HiddenInfoError",
+]

@@ -1,0 +1,83 @@
+"""Canonical JSON (DESIGN 4.2): the exact bytes a turn file signs.
+
+Sorted keys, no whitespace, integers only (no floats), ASCII keys, strings
+escaped as ``json.dumps(ensure_ascii=True)`` does.  For the value space pbem
+uses (objects, arrays, strings, integers, booleans, null) the output equals
+RFC 8785 (JCS) except that non-ASCII characters in *values* are \\u-escaped, so
+the bytes are pure ASCII and survive any mail transport.
+
+``decode`` is strict: it accepts only bytes that ``encode`` would produce from
+the parsed value, so there is exactly one byte string per body.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pbem.errors import IntegrityError, InputError
+
+MAX_INT = 2**53 - 1  # safe in every JSON implementation
+
+
+def _check(value: Any, where: str) -> None:
+    if value is None or isinstance(value, (bool, str)):
+        return
+    if isinstance(value, int):
+        if not -MAX_INT <= value <= MAX_INT:
+            raise InputError(f"canonical JSON: integer {value} at {where} is out of range")
+        return
+    if isinstance(value, float):
+        raise InputError(f"canonical JSON: float {value!r} at {where}; only integers are allowed")
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            _check(item, f"{where}[{i}]")
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str) or not key.isascii():
+                raise InputError(f"canonical JSON: key {key!r} at {where} is not an ASCII string")
+            _check(item, f"{where}.{key}")
+        return
+    raise InputError(f"canonical JSON: {type(value).__name__} at {where} cannot be encoded")
+
+
+def encode(value: Any) -> bytes:
+    """The canonical bytes of ``value``."""
+    _check(value, "$")
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False).encode(
+        "ascii"
+    )
+
+
+def _no_floats(text: str) -> Any:
+    raise ValueError(f"float {text}")
+
+
+def decode(data: bytes) -> Any:
+    """Parse canonical bytes; anything non-canonical is an IntegrityError."""
+    try:
+        value = json.loads(
+            data.decode("ascii"),
+            parse_float=_no_floats,
+            parse_constant=_no_floats,
+            object_pairs_hook=_unique_keys,
+        )
+    except (UnicodeDecodeError, ValueError) as err:
+        raise IntegrityError(f"message body is not canonical JSON: {err}") from err
+    try:
+        again = encode(value)
+    except InputError as err:
+        raise IntegrityError(f"message body is not canonical JSON: {err}") from err
+    if again != data:
+        raise IntegrityError("message body is valid JSON but not in canonical form")
+    return value
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise ValueError(f"duplicate key {key!r}")
+        result[key] = value
+    return result

@@ -1,0 +1,153 @@
+"""Dice nobody can bias or preview (DESIGN 4.3).
+
+The rolls that become due while message *m* is applied are keyed by::
+
+    D_m = HKDF-SHA256(ikm  = x_author(m) || y_recipient(m+1),
+                      salt = "pbem-dice-v1",
+                      info = game_id || 0x00 || u64be(m) || SHA256(body_m))
+
+and each roll (an engine *label*) reads its own substream::
+
+    K_label  = HMAC-SHA256(D_m, "pbem-roll-v1" || 0x00 || label)
+    block_i  = HMAC-SHA256(K_label, u32be(i))      i = 0, 1, 2 ...
+
+consumed eight bytes at a time as unsigned big-endian 64-bit integers.
+``below(n)`` rejects values >= 2^64 - (2^64 mod n) and returns ``u mod n``:
+no modulo bias.  A die of *s* faces is ``below(s) + 1``; shuffles are
+Fisher-Yates from the top (``j = below(i + 1)`` for ``i = n-1 .. 1``); a deck
+draws lazily: ``below(cards_left)`` at the moment of the draw.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+from typing import MutableSequence
+
+from pbem.errors import InputError
+
+DICE_SALT = b"pbem-dice-v1"
+ROLL_PREFIX = b"pbem-roll-v1\x00"
+U64 = 1 << 64
+
+
+def hkdf_sha256(ikm: bytes, salt: bytes, info: bytes, length: int = 32) -> bytes:
+    """RFC 5869 HKDF with SHA-256."""
+    prk = hmac.new(salt, ikm, hashlib.sha256).digest()
+    out, block, counter = b"", b"", 1
+    while len(out) < length:
+        block = hmac.new(prk, block + info + bytes([counter]), hashlib.sha256).digest()
+        out += block
+        counter += 1
+    return out[:length]
+
+
+def dice_key(game_id: str, seq: int, body_hash: bytes, author_value: bytes, recipient_value: bytes) -> bytes:
+    """``D_m`` for message ``seq`` (see module docstring)."""
+    info = game_id.encode("ascii") + b"\x00" + seq.to_bytes(8, "big") + body_hash
+    return hkdf_sha256(author_value + recipient_value, DICE_SALT, info)
+
+
+class DiceStream:
+    """The deterministic substream of one labelled roll."""
+
+    def __init__(self, key: bytes, label: str):
+        self._key = hmac.new(key, ROLL_PREFIX + label.encode("utf-8"), hashlib.sha256).digest()
+        self._counter = 0
+        self._buffer = b""
+
+    def _u64(self) -> int:
+        if len(self._buffer) < 8:
+            self._buffer += hmac.new(self._key, self._counter.to_bytes(4, "big"), hashlib.sha256).digest()
+            self._counter += 1
+        value, self._buffer = int.from_bytes(self._buffer[:8], "big"), self._buffer[8:]
+        return value
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` by rejection sampling."""
+        if n < 1:
+            raise ValueError("below(n) needs n >= 1")
+        limit = U64 - (U64 % n)
+        while True:
+            value = self._u64()
+            if value < limit:
+                return value % n
+
+    def die(self, sides: int) -> int:
+        return self.below(sides) + 1
+
+    def dice(self, count: int, sides: int) -> tuple[int, ...]:
+        return tuple(self.die(sides) for _ in range(count))
+
+    def shuffle(self, items: MutableSequence) -> None:
+        """Fisher-Yates, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def draw(self, cards_left: int) -> int:
+        """Index of the card drawn from a deck of ``cards_left`` (lazy draw)."""
+        return self.below(cards_left)
+
+
+def roll(key: bytes, label: str, count: int, sides: int) -> tuple[int, ...]:
+    return DiceStream(key, label).dice(count, sides)
+
+
+# --------------------------------------------------------------------------- dice expressions
+
+_TERM = re.compile(r"([+-]?)\s*(?:(\d*)[dD](\d+)|(\d+))")
+MAX_DICE, MAX_SIDES = 100, 1000
+
+
+@dataclass(frozen=True)
+class DiceTerm:
+    sign: int
+    count: int
+    sides: int
+
+
+@dataclass(frozen=True)
+class DiceExpression:
+    """``2d6+1``, ``d10``, ``1d20+1d4-2``: dice terms and a constant."""
+
+    text: str
+    terms: tuple[DiceTerm, ...]
+    modifier: int
+
+    @classmethod
+    def parse(cls, text: str, *, field: str = "dice") -> "DiceExpression":
+        if not isinstance(text, str) or not text.strip():
+            raise InputError(f"{field}: expected a dice expression like \"2d6+1\", got {text!r}", field=field)
+        compact = text.replace(" ", "")
+        pos, terms, modifier = 0, [], 0
+        while pos < len(compact):
+            match = _TERM.match(compact, pos)
+            if not match or match.end() == pos or (pos > 0 and not match.group(1)):
+                raise InputError(
+                    f"{field}: cannot read dice expression {text!r} at {compact[pos:]!r} "
+                    f"(use NdS terms and integers joined by + or -, e.g. \"2d6+1\")",
+                    field=field,
+                )
+            sign = -1 if match.group(1) == "-" else 1
+            if match.group(3) is not None:
+                count = int(match.group(2) or 1)
+                sides = int(match.group(3))
+                if not 1 <= count <= MAX_DICE or not 2 <= sides <= MAX_SIDES:
+                    raise InputError(
+                        f"{field}: {count}d{sides} in {text!r} is out of range "
+                        f"(1-{MAX_DICE} dice of 2-{MAX_SIDES} sides)",
+                        field=field,
+                    )
+                terms.append(DiceTerm(sign, count, sides))
+            else:
+                modifier += sign * int(match.group(4))
+            pos = match.end()
+        if not terms:
+            raise InputError(f"{field}: {text!r} rolls no dice", field=field)
+        return cls(compact.lower(), tuple(terms), modifier)
+
+    def total(self, values_per_term: list[tuple[int, ...]]) -> int:
+        return sum(t.sign * sum(v) for t, v in zip(self.terms, values_per_term)) + self.modifier

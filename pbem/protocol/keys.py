@@ -1,0 +1,307 @@
+"""Ed25519 identities in OpenSSH formats (DESIGN 4.1).
+
+A player's public key travels as the one-line ``ssh-ed25519 AAAA… name``
+form, the private key is stored as an OpenSSH private key file (optionally
+passphrase-protected), and players are named in files by the SHA256
+fingerprint exactly as ``ssh-keygen -l`` prints it.  An existing
+``~/.ssh/id_ed25519`` therefore works unchanged.
+
+This module also holds the small SSH wire-format helpers (``string`` =
+uint32 length + bytes) shared with :mod:`pbem.protocol.sshsig`.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+import struct
+from dataclasses import dataclass, field
+
+from cryptography.exceptions import InvalidSignature, InvalidTag, UnsupportedAlgorithm
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from pbem.errors import IdentityError, PbemError
+
+KEY_TYPE = "ssh-ed25519"
+_KEY_TYPE_BYTES = KEY_TYPE.encode("ascii")
+_PRIVATE_MAGIC = b"openssh-key-v1\0"
+_PRIVATE_PEM = re.compile(
+    rb"-----BEGIN OPENSSH PRIVATE KEY-----(.*?)-----END OPENSSH PRIVATE KEY-----", re.DOTALL
+)
+_SECRET_LABEL = b"pbem-derived-secret-v1"
+_SECRET_SIGNED_PREFIX = b"pbem-secret-v1\0"
+
+
+# --- SSH wire format (RFC 4251 section 5) ---------------------------------------------
+
+
+def ssh_string(data: bytes) -> bytes:
+    """Encode ``data`` as an SSH ``string``: uint32 big-endian length, then the bytes."""
+    return struct.pack(">I", len(data)) + data
+
+
+class WireReader:
+    """Strict reader of SSH wire data; every fault raises ``error("malformed <what>: …")``."""
+
+    def __init__(self, data: bytes, error: type[PbemError], what: str):
+        self._data = bytes(data)
+        self._pos = 0
+        self._error = error
+        self._what = what
+
+    def fail(self, detail: str) -> PbemError:
+        """The error to raise for a structural fault, naming what was being read."""
+        return self._error(f"malformed {self._what}: {detail}")
+
+    def fixed(self, n: int, name: str) -> bytes:
+        """Read exactly ``n`` raw bytes (the field ``name``)."""
+        end = self._pos + n
+        if end > len(self._data):
+            left = len(self._data) - self._pos
+            raise self.fail(f"{name} truncated (needs {n} bytes at offset {self._pos}, {left} left)")
+        chunk = self._data[self._pos : end]
+        self._pos = end
+        return chunk
+
+    def u32(self, name: str) -> int:
+        """Read a uint32."""
+        return int.from_bytes(self.fixed(4, name), "big")
+
+    def string(self, name: str) -> bytes:
+        """Read an SSH ``string``."""
+        return self.fixed(self.u32(f"length of {name}"), name)
+
+    def text(self, name: str) -> str:
+        """Read an SSH ``string`` that must be UTF-8 text."""
+        raw = self.string(name)
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise self.fail(f"{name} {raw!r} is not UTF-8") from err
+
+    def end(self) -> None:
+        """Require that everything was consumed."""
+        if self._pos != len(self._data):
+            raise self.fail(f"{len(self._data) - self._pos} trailing bytes after offset {self._pos}")
+
+
+# --- public keys ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PublicKey:
+    """An Ed25519 public key; equality and hashing use the key bytes only, not the comment."""
+
+    raw: bytes
+    comment: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.raw, bytes) or len(self.raw) != 32:
+            raise IdentityError(f"an ssh-ed25519 key is 32 bytes, got {len(self.raw)}")
+
+    @classmethod
+    def from_blob(cls, blob: bytes, comment: str = "") -> PublicKey:
+        """Parse the SSH wire blob: string "ssh-ed25519", string key (32 bytes)."""
+        reader = WireReader(blob, IdentityError, "public key")
+        key_type = reader.string("key type")
+        if key_type != _KEY_TYPE_BYTES:
+            raise IdentityError(f"unsupported key type {_show(key_type)}: pbem needs an {KEY_TYPE} key")
+        raw = reader.string("key")
+        reader.end()
+        if len(raw) != 32:
+            raise reader.fail(f"an {KEY_TYPE} key is 32 bytes, got {len(raw)}")
+        return cls(raw, comment)
+
+    @classmethod
+    def from_openssh(cls, line: str) -> PublicKey:
+        """Parse ``ssh-ed25519 AAAA… comment`` (the ``.pub`` / authorized_keys form)."""
+        parts = line.strip().split(None, 2)
+        if len(parts) < 2:
+            raise IdentityError(f"not an OpenSSH public key line: {line.strip()!r}")
+        key_type, b64 = parts[0], parts[1]
+        comment = parts[2].strip() if len(parts) == 3 else ""
+        if key_type != KEY_TYPE:
+            raise IdentityError(f"unsupported key type {key_type!r}: pbem needs an {KEY_TYPE} key")
+        try:
+            blob = base64.b64decode(b64, validate=True)
+        except (binascii.Error, ValueError) as err:
+            raise IdentityError(f"bad base64 in public key {b64!r}: {err}") from err
+        return cls.from_blob(blob, comment)
+
+    @property
+    def blob(self) -> bytes:
+        """The SSH wire blob: string "ssh-ed25519" + string key."""
+        return ssh_string(_KEY_TYPE_BYTES) + ssh_string(self.raw)
+
+    @property
+    def fingerprint(self) -> str:
+        """``SHA256:`` + unpadded base64 of SHA-256(blob), as ``ssh-keygen -l`` prints it."""
+        digest = hashlib.sha256(self.blob).digest()
+        return "SHA256:" + base64.b64encode(digest).decode("ascii").rstrip("=")
+
+    def openssh(self) -> str:
+        """One line: ``ssh-ed25519 AAAA… comment`` (no comment if there is none)."""
+        line = f"{KEY_TYPE} {base64.b64encode(self.blob).decode('ascii')}"
+        return f"{line} {self.comment}" if self.comment else line
+
+    def verify_raw(self, signature: bytes, data: bytes) -> bool:
+        """True if ``signature`` is a valid plain Ed25519 signature of ``data`` by this key."""
+        try:
+            Ed25519PublicKey.from_public_bytes(self.raw).verify(signature, data)
+        except (InvalidSignature, ValueError):
+            return False
+        return True
+
+    def __str__(self) -> str:
+        return self.fingerprint
+
+
+# --- private keys ---------------------------------------------------------------------
+
+
+class Identity:
+    """An Ed25519 private key and the name (OpenSSH comment) it goes by."""
+
+    def __init__(self, private_key: Ed25519PrivateKey, name: str = ""):
+        if not isinstance(private_key, Ed25519PrivateKey):
+            raise IdentityError(f"unsupported private key {type(private_key).__name__}: pbem needs an {KEY_TYPE} key")
+        self._key = private_key
+        self.name = name
+
+    @classmethod
+    def generate(cls, name: str) -> Identity:
+        """A fresh random identity."""
+        return cls(Ed25519PrivateKey.generate(), name)
+
+    @classmethod
+    def from_seed(cls, seed: bytes, name: str = "") -> Identity:
+        """The identity whose RFC 8032 private key is the 32-byte ``seed`` (tests, fixtures)."""
+        if len(seed) != 32:
+            raise IdentityError(f"an Ed25519 seed is 32 bytes, got {len(seed)}")
+        return cls(Ed25519PrivateKey.from_private_bytes(seed), name)
+
+    @property
+    def public(self) -> PublicKey:
+        """The public half, carrying the name as its comment."""
+        raw = self._key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        return PublicKey(raw, self.name)
+
+    def sign_raw(self, data: bytes) -> bytes:
+        """A plain 64-byte Ed25519 signature of ``data`` (deterministic, RFC 8032)."""
+        return self._key.sign(data)
+
+    def to_openssh_private(self, passphrase: bytes | None = None) -> bytes:
+        """The OpenSSH private key file, encrypted (bcrypt KDF) when a passphrase is given."""
+        encryption: serialization.KeySerializationEncryption
+        if passphrase:
+            encryption = serialization.BestAvailableEncryption(passphrase)
+        else:
+            encryption = serialization.NoEncryption()
+        return self._key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.OpenSSH, encryption)
+
+    @classmethod
+    def from_openssh_private(cls, data: bytes, passphrase: bytes | None = None, *, name: str | None = None) -> Identity:
+        """Load an OpenSSH ed25519 private key file.
+
+        The passphrase is used only if the key is encrypted.  The name defaults to
+        the key's own comment when it is readable (unencrypted keys), else "".
+        """
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        header = _parse_private_header(data)
+        public = PublicKey.from_blob(header.public_blob)
+        if header.encrypted and not passphrase:
+            raise IdentityError(
+                f"wrong passphrase for key {public.fingerprint}: it is passphrase-protected and none was given"
+            )
+        try:
+            key = serialization.load_ssh_private_key(data, passphrase if header.encrypted else None)
+        except UnsupportedAlgorithm as err:
+            raise IdentityError(f"cannot read key {public.fingerprint}: {err}") from err
+        except (ValueError, TypeError, InvalidTag) as err:
+            if header.encrypted:
+                raise IdentityError(f"wrong passphrase for key {public.fingerprint}") from err
+            raise IdentityError(f"corrupt private key {public.fingerprint}: {err}") from err
+        identity = cls(key, name if name is not None else header.comment)  # type: ignore[arg-type]
+        if identity.public != public:
+            raise IdentityError(f"corrupt private key {public.fingerprint}: private and public halves differ")
+        return identity
+
+    def __repr__(self) -> str:
+        return f"Identity({self.public.fingerprint}, name={self.name!r})"
+
+
+def is_encrypted(data: bytes) -> bool:
+    """True if the OpenSSH private key file ``data`` is passphrase-protected (ciphername != "none")."""
+    return _parse_private_header(data).encrypted
+
+
+def public_key_of_private(data: bytes) -> PublicKey:
+    """The public key an OpenSSH private key file carries in clear (no passphrase needed)."""
+    header = _parse_private_header(data)
+    return PublicKey.from_blob(header.public_blob, header.comment)
+
+
+@dataclass(frozen=True)
+class _PrivateHeader:
+    encrypted: bool
+    public_blob: bytes
+    comment: str  # "" when encrypted: the comment lives in the encrypted part
+
+
+def _parse_private_header(data: bytes) -> _PrivateHeader:
+    """Parse the clear part of an openssh-key-v1 file (OpenSSH PROTOCOL.key)."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    match = _PRIVATE_PEM.search(data)
+    if not match:
+        raise IdentityError("not an OpenSSH private key: no '-----BEGIN OPENSSH PRIVATE KEY-----' block")
+    try:
+        raw = base64.b64decode(b"".join(match.group(1).split()), validate=True)
+    except (binascii.Error, ValueError) as err:
+        raise IdentityError(f"not an OpenSSH private key: bad base64 ({err})") from err
+    if not raw.startswith(_PRIVATE_MAGIC):
+        raise IdentityError("not an OpenSSH private key: missing 'openssh-key-v1' magic")
+    reader = WireReader(raw[len(_PRIVATE_MAGIC) :], IdentityError, "OpenSSH private key")
+    ciphername = reader.string("ciphername")
+    reader.string("kdfname")
+    reader.string("kdfoptions")
+    if (count := reader.u32("number of keys")) != 1:
+        raise reader.fail(f"holds {count} keys, pbem reads files with exactly one")
+    public_blob = reader.string("public key")
+    key_type = WireReader(public_blob, IdentityError, "public key").string("key type")
+    if key_type != _KEY_TYPE_BYTES:
+        raise IdentityError(f"unsupported key type {_show(key_type)}: pbem needs an {KEY_TYPE} key")
+    encrypted = ciphername != b"none"
+    comment = ""
+    if not encrypted:
+        # checkint, checkint, key type, public key, private key, comment, padding
+        private = WireReader(reader.string("private section"), IdentityError, "OpenSSH private key")
+        for name in ("checkint", "checkint"):
+            private.u32(name)
+        for name in ("key type", "public key", "private key"):
+            private.string(name)
+        comment = private.string("comment").decode("utf-8", errors="replace")
+    return _PrivateHeader(encrypted, public_blob, comment)
+
+
+def _show(raw: bytes) -> str:
+    """Quote a key-type field for an error message."""
+    return repr(raw.decode("ascii", errors="replace"))
+
+
+# --- derived secrets ------------------------------------------------------------------
+
+
+def derive_secret(identity: Identity, context: bytes) -> bytes:
+    """A 32-byte secret only ``identity`` can compute, fixed by ``context`` (DESIGN 4.4).
+
+    SHA256("pbem-derived-secret-v1" ‖ Ed25519-sign("pbem-secret-v1\\0" ‖ context)).
+    Ed25519 signatures are deterministic, so a player recovers the same secret
+    from the same key and context on any machine.
+    """
+    signature = identity.sign_raw(_SECRET_SIGNED_PREFIX + context)
+    return hashlib.sha256(_SECRET_LABEL + signature).digest()

@@ -1,0 +1,172 @@
+"""The keystore: where a player's identity lives (DESIGN 4.1).
+
+Layout under :func:`home_dir` (``$PBEM_HOME`` or the platform config dir)::
+
+    identity        OpenSSH private key, mode 0600 (passphrase-protected if one was given)
+    identity.pub    ssh-ed25519 AAAA… name, mode 0600
+    games/          per-game files kept by the match layer
+
+Writes are atomic (temporary file in the same directory, fsync, rename), so a
+crash never leaves a half-written key.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+
+from pbem.errors import IdentityError, UsageError
+from pbem.protocol.keys import Identity, PublicKey, is_encrypted, public_key_of_private
+
+HOME_ENV = "PBEM_HOME"
+PASSPHRASE_ENV = "PBEM_PASSPHRASE"
+
+
+def home_dir() -> Path:
+    """``$PBEM_HOME`` if set, else the platform's per-user config dir for pbem."""
+    override = os.environ.get(HOME_ENV)
+    if override:
+        return Path(override)
+    import platformdirs  # lazy: only needed when no override is set
+
+    return platformdirs.user_config_path("pbem")
+
+
+def passphrase_from_env() -> bytes | None:
+    """The passphrase in ``$PBEM_PASSPHRASE`` (UTF-8), or None when it is unset."""
+    value = os.environ.get(PASSPHRASE_ENV)
+    return None if value is None else value.encode("utf-8")
+
+
+class Keystore:
+    """A player's identity on disk; see the module docstring for the layout."""
+
+    def __init__(self, path: Path | str | None = None):
+        self.path = Path(path) if path is not None else home_dir()
+
+    @property
+    def identity_path(self) -> Path:
+        return self.path / "identity"
+
+    @property
+    def public_path(self) -> Path:
+        return self.path / "identity.pub"
+
+    @property
+    def games_dir(self) -> Path:
+        return self.path / "games"
+
+    def exists(self) -> bool:
+        """True if a private key is stored here."""
+        return self.identity_path.is_file()
+
+    def create(self, name: str, passphrase: bytes | None) -> Identity:
+        """Generate and store a new identity; refuses to replace an existing one."""
+        self._refuse_overwrite()
+        identity = Identity.generate(name)
+        self._store(identity, passphrase)
+        return identity
+
+    def import_key(self, path: Path | str, passphrase: bytes | None, *, name: str | None = None) -> Identity:
+        """Adopt an existing OpenSSH ed25519 private key (e.g. ``~/.ssh/id_ed25519``).
+
+        The stored copy is encrypted with the same passphrase if the original was
+        encrypted, unencrypted otherwise.  The name defaults to the comment in the
+        neighbouring ``.pub`` file, then to the key's own comment.
+        """
+        self._refuse_overwrite()
+        path = Path(path)
+        data = _read(path, "key file")
+        encrypted = is_encrypted(data)
+        if name is None:
+            neighbour = _read_public(path.with_name(path.name + ".pub"))
+            if neighbour is not None and neighbour == public_key_of_private(data) and neighbour.comment:
+                name = neighbour.comment
+        identity = Identity.from_openssh_private(data, passphrase if encrypted else None, name=name)
+        self._store(identity, passphrase if encrypted else None)
+        return identity
+
+    def public(self) -> PublicKey:
+        """The stored public key; needs no passphrase."""
+        if self.public_path.is_file():
+            return PublicKey.from_openssh(_read(self.public_path, "public key").decode("utf-8", errors="replace"))
+        if self.exists():  # identity.pub lost: the private file carries the public key in clear
+            return public_key_of_private(_read(self.identity_path, "key file"))
+        raise self._absent()
+
+    def load(self, passphrase_provider: Callable[[], bytes | None]) -> Identity:
+        """The stored identity; ``passphrase_provider`` is called only if the key is encrypted."""
+        if not self.exists():
+            raise self._absent()
+        data = _read(self.identity_path, "key file")
+        passphrase = passphrase_provider() if is_encrypted(data) else None
+        public = self.public()
+        identity = Identity.from_openssh_private(data, passphrase, name=public.comment or None)
+        if identity.public != public:
+            raise IdentityError(
+                f"{self.public_path} ({public.fingerprint}) does not match {self.identity_path}"
+                f" ({identity.public.fingerprint})"
+            )
+        return identity
+
+    # --- internals ----------------------------------------------------------------------
+
+    def _absent(self) -> IdentityError:
+        return IdentityError(f"no identity in {self.path}; run `pbem key new`")
+
+    def _refuse_overwrite(self) -> None:
+        if self.exists():
+            raise UsageError(f"a key already exists at {self.identity_path}; remove it first")
+
+    def _store(self, identity: Identity, passphrase: bytes | None) -> None:
+        self.path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.games_dir.mkdir(mode=0o700, exist_ok=True)
+        atomic_write(self.identity_path, identity.to_openssh_private(passphrase))
+        atomic_write(self.public_path, (identity.public.openssh() + "\n").encode("utf-8"))
+
+
+def atomic_write(path: Path, data: bytes, mode: int = 0o600) -> None:
+    """Write ``data`` to ``path`` so that readers see the old file or the new one, never a part."""
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), mode)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Make the rename durable where the platform allows opening a directory."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _read(path: Path, what: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as err:
+        raise IdentityError(f"cannot read {what} {str(path)!r}: {err.strerror}") from err
+
+
+def _read_public(pub_path: Path) -> PublicKey | None:
+    """The ``.pub`` file next to an imported key, or None if it is absent or unreadable."""
+    try:
+        return PublicKey.from_openssh(pub_path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, IdentityError):
+        return None

@@ -1,0 +1,265 @@
+"""Verification of a game's sequence of messages, knowing nothing of any game.
+
+:class:`Transcript` takes messages one by one, in order, and checks, for
+message *m* (the steps are numbered as in docs/protocol.md, section 5):
+
+1. the body is canonical JSON with format version 1;
+2. it belongs to this game (``game`` equals message 0's);
+3. ``seq == m`` (a gap, a reorder or a replay fails here);
+4. ``prev`` is the SHA-256 of message *m-1*'s body ("" for message 0);
+5. sides alternate strictly, starting with the proposer;
+6. ``author`` is the fingerprint of that side's key named in message 0, and
+   the SSHSIG signature verifies under that key;
+7. the chain value hashes to the author's previous one (messages 0 and 1
+   anchor the two chains; no later message may re-anchor);
+8. commitments name fresh slots; reveals open earlier commitments of their
+   author;
+9. a revealed per-game secret regenerates that side's chain anchor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.errors import AuthenticityError, IntegrityError, HiddenInfoError
+from pbem.protocol import sealed
+from pbem.protocol.chain import HashChain, chain_seed, check_link
+from pbem.protocol.keys import PublicKey
+from pbem.protocol.message import FORMAT_VERSION, NAMESPACE, SignedMessage
+
+SETUP_FIELDS = {"module": str, "module_version": str, "ruleset": str, "options": dict, "keys": dict}
+
+
+def _name(seq: int) -> str:
+    return f"message {seq:04d}"
+
+
+@dataclass(frozen=True)
+class Reveal:
+    side: str
+    slot: str
+    value: str
+    seq: int
+
+
+@dataclass
+class Transcript:
+    """The verified prefix of one game."""
+
+    messages: list[SignedMessage] = field(default_factory=list)
+    keys: dict[str, PublicKey] = field(default_factory=dict)
+    sides: tuple[str, ...] = ()
+    setup: dict[str, Any] = field(default_factory=dict)
+    anchors: dict[str, bytes] = field(default_factory=dict)
+    last_value: dict[str, tuple[int, bytes]] = field(default_factory=dict)  # side -> (index, value)
+    chain_values: list[bytes] = field(default_factory=list)  # per message
+    commitments: dict[tuple[str, str], tuple[bytes, int]] = field(default_factory=dict)
+    reveals: dict[tuple[str, str], Reveal] = field(default_factory=dict)
+    secrets: dict[str, bytes] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ accessors
+
+    @property
+    def game(self) -> str:
+        return self.messages[0].game
+
+    def __len__(self) -> int:
+        return len(self.messages)
+
+    def side_of(self, seq: int) -> str:
+        """Who writes message ``seq`` under strict alternation."""
+        first = self.messages[0].side
+        other = next(s for s in self.sides if s != first)
+        return first if seq % 2 == 0 else other
+
+    def chain_index(self, seq: int) -> int:
+        """Index of the chain value message ``seq`` reveals (its author's n-th message)."""
+        return seq // 2
+
+    def opponent(self, side: str) -> str:
+        return next(s for s in self.sides if s != side)
+
+    def side_for_key(self, fingerprint: str) -> str | None:
+        for side, key in self.keys.items():
+            if key.fingerprint == fingerprint:
+                return side
+        return None
+
+    # ------------------------------------------------------------------ verification
+
+    def add(self, msg: SignedMessage) -> None:
+        """Verify ``msg`` as the next message; on success append it."""
+        m = len(self.messages)
+        body = msg.body  # step 1: canonical JSON (raises IntegrityError)
+        if msg.field("pbem", int) != FORMAT_VERSION:
+            raise IntegrityError(f"{_name(m)}: unsupported format version {body.get('pbem')!r}")
+        seq = msg.seq
+        if m == 0:
+            self._read_setup(msg)
+        else:
+            if msg.game != self.game:  # step 2
+                raise IntegrityError(
+                    f"message {seq:04d} belongs to game {msg.game[:12]}..., not to this game "
+                    f"{self.game[:12]}... (spliced from another game)"
+                )
+            if seq != m:  # step 3
+                if seq < m:
+                    raise IntegrityError(
+                        f"message {seq:04d} arrives where message {m:04d} is expected: "
+                        f"an old message replayed or out of order"
+                    )
+                raise IntegrityError(
+                    f"message {seq:04d} arrives where message {m:04d} is expected: "
+                    f"{seq - m} message(s) missing (dropped or out of order)"
+                )
+            if "setup" in body:
+                raise IntegrityError(f"{_name(m)}: only message 0 may carry a setup")
+        if seq != m:
+            raise IntegrityError(f"message {seq:04d} arrives where message {m:04d} is expected")
+        expected_prev = self.messages[-1].digest.hex() if self.messages else ""
+        if msg.field("prev", str) != expected_prev:  # step 4
+            raise IntegrityError(f"{_name(m)}: 'prev' does not name the previous message's body hash")
+        side = msg.side  # step 5
+        if side not in self.sides:
+            raise IntegrityError(f"{_name(m)}: unknown side {side!r}; this game's sides are {', '.join(self.sides)}")
+        if m > 0 and side != self.side_of(m):
+            raise IntegrityError(f"{_name(m)}: written by {side}, but it is {self.side_of(m)}'s message (sides alternate)")
+        key = self.keys[side]  # step 6
+        if msg.author != key.fingerprint:
+            raise AuthenticityError(
+                f"{_name(m)}: claims author {msg.author}, but {side}'s key in message 0000 is {key.fingerprint}"
+            )
+        from pbem.protocol import sshsig
+
+        sshsig.verify(msg.signature, msg.body_bytes, NAMESPACE, expected=key)
+        value = msg.hexfield("chain")  # step 7
+        index = self.chain_index(m)
+        if m in (0, 1):
+            self.anchors[side] = value
+        else:
+            last_index, last = self.last_value[side]
+            check_link(last, value, who=side, index=index)
+        self._check_hidden(msg, m, side)  # step 8
+        secret = msg.hexfield("secret", required=False)  # step 9
+        if secret is not None:
+            if HashChain(chain_seed(secret)).anchor != self.anchors[side]:
+                raise HiddenInfoError(
+                    f"{_name(m)}: the per-game secret {side} reveals does not regenerate {side}'s chain anchor"
+                )
+            self.secrets[side] = secret
+        self.last_value[side] = (index, value)
+        self.chain_values.append(value)
+        self.messages.append(msg)
+
+    def _read_setup(self, msg: SignedMessage) -> None:
+        setup = msg.field("setup", dict)
+        for name, kind in SETUP_FIELDS.items():
+            if not isinstance(setup.get(name), kind):
+                raise IntegrityError(f"message 0000: setup field {name!r} is missing or mistyped")
+        if msg.seq != 0:
+            raise IntegrityError(f"the first message has seq {msg.seq}, expected 0")
+        if msg.field("prev", str) != "":
+            raise IntegrityError("message 0000: 'prev' must be empty")
+        if len(setup["keys"]) != 2:
+            raise IntegrityError("message 0000: setup must name exactly two sides' keys")
+        keys = {}
+        for side, line in setup["keys"].items():
+            if not isinstance(line, str):
+                raise IntegrityError(f"message 0000: key of side {side!r} is not a string")
+            keys[side] = PublicKey.from_openssh(line)
+        if len({k.fingerprint for k in keys.values()}) != 2:
+            raise IntegrityError("message 0000: both sides name the same key")
+        self.keys = keys
+        self.sides = tuple(setup["keys"])
+        self.setup = setup
+
+    def _check_hidden(self, msg: SignedMessage, m: int, side: str) -> None:
+        commitments = msg.field("commitments", dict)
+        for slot, hexvalue in commitments.items():
+            if (side, slot) in self.commitments:
+                raise IntegrityError(f"{_name(m)}: slot {slot!r} of {side} is already committed")
+            try:
+                raw = bytes.fromhex(hexvalue)
+            except (TypeError, ValueError) as err:
+                raise IntegrityError(f"{_name(m)}: commitment of slot {slot!r} is not hex") from err
+            if len(raw) != 32:
+                raise IntegrityError(f"{_name(m)}: commitment of slot {slot!r} is not 32 bytes")
+        for slot, hexvalue in commitments.items():
+            self.commitments[(side, slot)] = (bytes.fromhex(hexvalue), m)
+        for item in msg.field("reveals", list):
+            if not isinstance(item, dict) or set(item) != {"slot", "value", "salt"}:
+                raise IntegrityError(f"{_name(m)}: a reveal must be {{slot, value, salt}}")
+            slot, value, salt = item["slot"], item["value"], item["salt"]
+            if not all(isinstance(x, str) for x in (slot, value, salt)):
+                raise IntegrityError(f"{_name(m)}: reveal fields must be strings")
+            if (side, slot) not in self.commitments:
+                raise HiddenInfoError(f"{_name(m)}: {side} reveals slot {slot!r}, which {side} never committed")
+            if (side, slot) in self.reveals:
+                raise HiddenInfoError(f"{_name(m)}: slot {slot!r} of {side} was already revealed")
+            try:
+                salt_raw = bytes.fromhex(salt)
+            except ValueError as err:
+                raise HiddenInfoError(f"{_name(m)}: salt of slot {slot!r} is not hex") from err
+            committed, _ = self.commitments[(side, slot)]
+            try:
+                sealed.check_opening(self.game, msg.author, slot, value, salt_raw, committed)
+            except HiddenInfoError as err:
+                raise HiddenInfoError(f"{_name(m)}: {err}") from err
+            self.reveals[(side, slot)] = Reveal(side, slot, value, m)
+        blob = msg.field("sealed", str)
+        if blob:
+            import base64
+            import binascii
+
+            try:
+                base64.b64decode(blob, validate=True)
+            except (binascii.Error, ValueError) as err:
+                raise IntegrityError(f"{_name(m)}: sealed store is not base64") from err
+
+    # ------------------------------------------------------------------ audit
+
+    def audit(self) -> list[str]:
+        """Problems found when every per-game secret is known (empty = all holds).
+
+        Decrypts each side's sealed stores and rechecks every commitment
+        against the value sealed in the same message (DESIGN 4.4).
+        """
+        import base64
+
+        problems = []
+        for side in self.sides:
+            if side not in self.secrets:
+                problems.append(f"missing reveal at audit: {side} never revealed its per-game secret")
+        if problems:
+            return problems
+        for m, msg in enumerate(self.messages):
+            side = msg.side
+            commitments = msg.body["commitments"]
+            blob = msg.body["sealed"]
+            if not blob:
+                if commitments:
+                    problems.append(f"{_name(m)}: commitments without a sealed store")
+                continue
+            try:
+                store = sealed.open_store(self.secrets[side], self.game, msg.author, m, base64.b64decode(blob))
+            except (HiddenInfoError, IntegrityError) as err:
+                problems.append(f"{_name(m)}: {err}")
+                continue
+            for slot, hexvalue in commitments.items():
+                if slot not in store:
+                    problems.append(f"{_name(m)}: slot {slot!r} committed but absent from the sealed store")
+                    continue
+                salt = sealed.salt_for(self.secrets[side], slot)
+                try:
+                    sealed.check_opening(self.game, msg.author, slot, store[slot], salt, bytes.fromhex(hexvalue))
+                except HiddenInfoError as err:
+                    problems.append(f"{_name(m)}: {err}")
+        for (side, slot), reveal in self.reveals.items():
+            expected = sealed.salt_for(self.secrets[side], slot)
+            revealed_salt = next(
+                r["salt"] for r in self.messages[reveal.seq].body["reveals"] if r["slot"] == slot
+            )
+            if revealed_salt != expected.hex():
+                problems.append(f"{_name(reveal.seq)}: salt of slot {slot!r} is not the one {side}'s secret derives")
+        return problems

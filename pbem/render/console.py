@@ -1,0 +1,131 @@
+"""Terminal output of a match: events, rolls, turn panel, verification report."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from rich.console import Console
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+
+
+def _seq(n: int) -> str:
+    return f"{n:04d}"
+
+
+def match_json(match: Any, since: int = 0) -> dict[str, Any]:
+    replay = match.replay
+    return {
+        "game": match.transcript.game,
+        "module": match.transcript.setup["module"],
+        "you": match.player.side if match.player else None,
+        "messages": len(match.transcript),
+        "next": None if replay.over else {"seq": replay.next_seq, "side": replay.next_side},
+        "over": replay.over,
+        "events": [{"seq": s, **e.to_json()} for s, e in replay.events if s >= since],
+        "rolls": [r.to_json() for r in replay.rolls if r.key_seq >= since],
+        "pending_dice": [{"label": d.label, "dice": f"{d.count}d{d.sides}", "keyed_by": d.key_seq} for d in replay.pending],
+        "view": match.view(),
+    }
+
+
+def print_events(out: Console, match: Any, since: int = 0) -> None:
+    for seq, event in match.replay.events:
+        if seq >= since:
+            out.print(f"[dim]{_seq(seq)}[/dim] {escape(event.sentence())}", highlight=False)
+
+
+def print_turn(out: Console, match: Any) -> None:
+    replay = match.replay
+    if replay.over:
+        out.print("[bold]The game is over.[/bold] Check it with: pbem verify DIR --audit")
+        return
+    who = replay.next_side
+    mine = match.player is not None and who == match.player.side
+    text = f"next: message {_seq(replay.next_seq)} by {who}" + (" -- your move" if mine else " -- waiting for the reply")
+    if replay.pending:
+        text += f"; {len(replay.pending)} dice group(s) await the reply that keys them"
+    out.print(text)
+
+
+def rolls_table(rolls: Iterable[Any], title: str = "Rolls") -> Table:
+    table = Table(title=title)
+    for column in ("roll", "by", "purpose", "dice", "result", "keyed by", "completed by"):
+        table.add_column(column)
+    for r in rolls:
+        table.add_row(
+            r.label,
+            r.author,
+            r.purpose,
+            f"{r.count}d{r.sides}",
+            " ".join(str(v) for v in r.values),
+            f"msg {_seq(r.key_seq)}",
+            f"msg {_seq(r.partner_seq)}" + (" (provisional: your reply)" if r.provisional else ""),
+        )
+    return table
+
+
+def print_rolls(out: Console, rolls: Iterable[Any], title: str = "Rolls") -> None:
+    out.print(rolls_table(rolls, title))
+
+
+def print_show(out: Console, match: Any) -> None:
+    view = match.view()
+    head = (
+        f"{match.transcript.setup['module']} game {match.transcript.game[:12]}... -- "
+        f"you play {match.player.side if match.player else '(spectator)'}; {len(match.transcript)} messages"
+    )
+    out.print(Panel(head))
+    if view.get("rolls") is not None:
+        table = Table(title="Declared rolls")
+        for column in ("roll", "by", "dice", "note", "values", "total"):
+            table.add_column(column)
+        for r in view["rolls"]:
+            values = " + ".join("?" if v is None else str(v) for v in r["values"])
+            table.add_row(r["label"], r["side"], r["dice"], r["note"], values, "pending" if r["total"] is None else str(r["total"]))
+        out.print(table)
+    if view.get("notes"):
+        table = Table(title="Sealed notes")
+        for column in ("slot", "by", "sealed in", "status", "text"):
+            table.add_column(column)
+        for n in view["notes"]:
+            status = f"revealed in {_seq(n['revealed_in'])}" if n.get("revealed_in") is not None else "sealed"
+            text = n.get("value", "(hidden)")
+            if n.get("private"):
+                text += "  [only you see this]"
+            table.add_row(n["slot"], n["side"], _seq(n["sealed_in"]), status, text)
+        out.print(table)
+    print_turn(out, match)
+
+
+def report_json(report: Any) -> dict[str, Any]:
+    t = report.transcript
+    return {
+        "ok": report.ok,
+        "audited": report.audited,
+        "game": t.game,
+        "module": t.setup["module"],
+        "messages": len(t),
+        "players": {side: key.fingerprint for side, key in t.keys.items()},
+        "rolls": [r.to_json() for r in report.replay.rolls],
+        "pending_dice": len(report.replay.pending),
+        "over": report.replay.over,
+        "problems": report.problems,
+    }
+
+
+def print_report(out: Console, report: Any) -> None:
+    t = report.transcript
+    lines = [
+        f"game {t.game} ({t.setup['module']}), {len(t)} messages",
+        *(f"{side}: {key.fingerprint}" for side, key in t.keys.items()),
+        f"signatures, hash links and chain values: all {len(t)} verified",
+        f"dice recomputed: {len(report.replay.rolls)} groups"
+        + (f"; {len(report.replay.pending)} awaiting the next message" if report.replay.pending else ""),
+    ]
+    if report.audited:
+        lines.append("audit: " + ("every commitment, sealed store and secret checks out" if report.ok else "FAILED"))
+        lines += [f"  - {p}" for p in report.problems]
+    verdict = "[bold green]VERIFIED[/bold green]" if report.ok else "[bold red]FAILED[/bold red]"
+    out.print(Panel("\n".join(lines), title=verdict))
