@@ -386,10 +386,13 @@ def collect(paths: Iterable[str | Path]) -> list[SignedMessage]:
     """Messages from directories and files, by seq; duplicates and
     equivocation are reported."""
     files: list[Path] = []
+    named: dict[Path, tuple[int, str]] = {}
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            files += [path for _, _, path in GameDirectory(p).require()]
+            for seq, side, path in GameDirectory(p).require():
+                files.append(path)
+                named[path] = (seq, side)
         elif p.exists():
             files.append(p)
         else:
@@ -397,6 +400,8 @@ def collect(paths: Iterable[str | Path]) -> list[SignedMessage]:
     by_seq: dict[int, SignedMessage] = {}
     for path, msg in read_messages(files):
         seq = msg.seq
+        if path in named and named[path] != (seq, msg.side):
+            raise IntegrityError(f"{path.name} holds message {seq:04d} by {msg.side}: renamed or swapped files")
         if seq in by_seq:
             other = by_seq[seq]
             if other.body_bytes == msg.body_bytes:

@@ -90,7 +90,22 @@ class Transcript:
 
     def add(self, msg: SignedMessage) -> None:
         """Verify ``msg`` as the next message; on success append it."""
+        from pbem.protocol import sshsig
+
         m = len(self.messages)
+        if m > 0:
+            # Step 6 comes first in practice: the signature must verify, by
+            # one of this game's two keys, before anything in the body is
+            # believed.  The author/side match is checked once it is parsed.
+            try:
+                signer = sshsig.verify(msg.signature, msg.body_bytes, NAMESPACE)
+            except (AuthenticityError, IntegrityError) as err:
+                raise type(err)(f"{_name(m)}: signature check failed: {err}") from err
+            if self.side_for_key(signer.fingerprint) is None:
+                players = ", ".join(f"{s} {k.fingerprint}" for s, k in self.keys.items())
+                raise AuthenticityError(
+                    f"{_name(m)}: signed by {signer.fingerprint}, which is not a player of this game ({players})"
+                )
         body = msg.body  # step 1: canonical JSON (raises IntegrityError)
         if msg.field("pbem", int) != FORMAT_VERSION:
             raise IntegrityError(f"{_name(m)}: unsupported format version {body.get('pbem')!r}")
@@ -115,8 +130,6 @@ class Transcript:
                 )
             if "setup" in body:
                 raise IntegrityError(f"{_name(m)}: only message 0 may carry a setup")
-        if seq != m:
-            raise IntegrityError(f"message {seq:04d} arrives where message {m:04d} is expected")
         expected_prev = self.messages[-1].digest.hex() if self.messages else ""
         if msg.field("prev", str) != expected_prev:  # step 4
             raise IntegrityError(f"{_name(m)}: 'prev' does not name the previous message's body hash")
@@ -130,9 +143,13 @@ class Transcript:
             raise AuthenticityError(
                 f"{_name(m)}: claims author {msg.author}, but {side}'s key in message 0000 is {key.fingerprint}"
             )
-        from pbem.protocol import sshsig
-
-        sshsig.verify(msg.signature, msg.body_bytes, NAMESPACE, expected=key)
+        if m == 0:
+            try:
+                sshsig.verify(msg.signature, msg.body_bytes, NAMESPACE, expected=key)
+            except (AuthenticityError, IntegrityError) as err:
+                raise type(err)(f"{_name(m)}: signature check failed: {err}") from err
+        elif signer != key:
+            raise AuthenticityError(f"{_name(m)}: signed by {signer.fingerprint}, but its author is {side} ({key.fingerprint})")
         value = msg.hexfield("chain")  # step 7
         index = self.chain_index(m)
         if m in (0, 1):
