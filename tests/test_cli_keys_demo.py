@@ -1,0 +1,119 @@
+"""Identity commands, ssh-keygen interop on a real turn file, email-pasted
+messages, and the demo."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+
+import pytest
+from click.testing import CliRunner
+from conftest import Player, exchange
+
+from pbem.cli import main
+
+ssh_keygen = shutil.which("ssh-keygen")
+
+
+def test_key_new_show_json_and_modes(tmp_path):
+    p = Player("dora", tmp_path / "home", tmp_path / "g", passphrase="pw")
+    r = p.run("key", "new", "--name", "Dora")
+    assert r.exit_code == 0, r.output
+    assert "encrypted" in r.output and "NOT" not in r.output
+    for name in ("identity", "identity.pub"):
+        assert stat.S_IMODE(os.stat(p.home / name).st_mode) == 0o600
+    r = p.run("key", "show")
+    line = r.output.strip()
+    assert line.startswith("ssh-ed25519 AAAA") and line.endswith("Dora")
+    r = p.run("key", "show", "--json")
+    assert json.loads(r.output)["public_key"] == line
+    r = p.run("key", "new", "--name", "Again")
+    assert r.exit_code == 2 and "already exists" in r.output
+
+
+def test_key_new_prompts_for_a_passphrase_twice(tmp_path):
+    env = {"PBEM_HOME": str(tmp_path / "h")}
+    r = CliRunner().invoke(main, ["key", "new", "--name", "Eli"], env=env, input="s3cret\ns3cret\n")
+    assert r.exit_code == 0, r.output
+    assert b"BEGIN OPENSSH PRIVATE KEY" in (tmp_path / "h" / "identity").read_bytes()
+
+
+def test_key_show_without_a_key(tmp_path):
+    r = Player("x", tmp_path / "empty", tmp_path / "g").run("key", "show")
+    assert r.exit_code == 2 and "pbem key new" in r.output
+
+
+@pytest.mark.skipif(ssh_keygen is None, reason="ssh-keygen is not installed")
+@pytest.mark.parametrize("passphrase", ["", "open sesame"])
+def test_key_import_an_openssh_key(tmp_path, passphrase):
+    key = tmp_path / "id_ed25519"
+    subprocess.run([ssh_keygen, "-q", "-t", "ed25519", "-N", passphrase, "-C", "fred@host", "-f", key], check=True)
+    p = Player("fred", tmp_path / "home", tmp_path / "g", passphrase=passphrase or None)
+    r = p.run("key", "import", key)
+    assert r.exit_code == 0, r.output
+    assert p.run("key", "show").output.split()[1] == key.with_suffix(".pub").read_text().split()[1]
+
+
+@pytest.mark.skipif(ssh_keygen is None, reason="ssh-keygen is not installed")
+def test_ssh_keygen_verifies_a_real_turn_file(started, tmp_path):
+    a, b = started
+    exchange(a, b, tmp_path, '[[order]]\ntype = "roll"\ndice = "2d6"\n')
+    out = tmp_path / "extract"
+    r = b.run("verify", b.game, "--extract", out)
+    assert r.exit_code == 0, r.output
+    with open(out / "0002.body", "rb") as body:
+        done = subprocess.run(
+            [ssh_keygen, "-Y", "verify", "-f", out / "allowed_signers", "-I", "first@pbem",
+             "-n", "pbem-turn-v1", "-s", out / "0002.sig"],
+            stdin=body, capture_output=True, text=True,
+        )
+    assert done.returncode == 0, done.stderr
+    assert "Good \"pbem-turn-v1\" signature for first@pbem" in done.stdout + done.stderr
+    with open(out / "0002.body", "rb") as body:  # and it is really checking: wrong identity fails
+        done = subprocess.run(
+            [ssh_keygen, "-Y", "verify", "-f", out / "allowed_signers", "-I", "second@pbem",
+             "-n", "pbem-turn-v1", "-s", out / "0002.sig"],
+            stdin=body, capture_output=True, text=True,
+        )
+    assert done.returncode != 0
+
+
+def test_verify_help_explains_ssh_keygen():
+    r = CliRunner().invoke(main, ["verify", "--help"])
+    assert "ssh-keygen -Y verify" in r.output and "pbem-turn-v1" in r.output
+
+
+def test_message_pasted_into_a_quoted_crlf_email_reply_is_received(started, tmp_path):
+    a, b = started
+    orders = tmp_path / "o.toml"
+    orders.write_text('[[order]]\ntype = "roll"\ndice = "d6"\n')
+    r = a.run("play", a.game, "--orders", orders)
+    sent = a.game / "0002-first.pbem"
+    quoted = "".join(f"> {line}   \r\n" for line in sent.read_text().splitlines())
+    mail = tmp_path / "reply.txt"
+    mail.write_text("Hi Bob,\r\nmy move below.\r\n\r\nOn Monday Ann wrote:\r\n" + quoted + "\r\n-- \r\nAnn\r\n", newline="")
+    r = b.run("receive", b.game, mail)
+    assert r.exit_code == 0, r.output
+    assert (b.game / "0002-first.pbem").exists()
+    assert "first rolled d6" in r.output
+
+
+def test_demo_runs_and_keeps_its_directory(tmp_path):
+    target = tmp_path / "demo"
+    r = CliRunner().invoke(main, ["demo", "--dir", str(target)], env={"COLUMNS": "120"})
+    assert r.exit_code == 0, r.output
+    assert "VERIFIED" in r.output and "audit: every commitment" in r.output
+    for player in ("ann", "bob"):
+        assert (target / player / "keystore" / "identity").exists()
+        assert len(list((target / player / "game").glob("*.pbem"))) >= 6
+    r = CliRunner().invoke(main, ["verify", str(target / "bob" / "game"), "--audit"])
+    assert r.exit_code == 0, r.output
+
+
+def test_demo_in_a_temporary_directory():
+    r = CliRunner().invoke(main, ["demo"], env={"COLUMNS": "120"})
+    assert r.exit_code == 0, r.output
+    assert "Rolls in the demo game" in r.output
