@@ -65,6 +65,8 @@ def decode(data: bytes) -> Any:
         )
     except (UnicodeDecodeError, ValueError) as err:
         raise IntegrityError(f"message body is not canonical JSON: {err}") from err
+    except RecursionError as err:
+        raise IntegrityError("message body is not canonical JSON: nested too deeply") from err
     try:
         again = encode(value)
     except InputError as err:

@@ -67,8 +67,8 @@ class DiceStream:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` by rejection sampling."""
-        if n < 1:
-            raise ValueError("below(n) needs n >= 1")
+        if not 1 <= n <= U64:
+            raise ValueError("below(n) needs 1 <= n <= 2**64")
         limit = U64 - (U64 % n)
         while True:
             value = self._u64()
@@ -99,6 +99,8 @@ def roll(key: bytes, label: str, count: int, sides: int) -> tuple[int, ...]:
 # --------------------------------------------------------------------------- dice expressions
 
 _TERM = re.compile(r"([+-]?)\s*(?:(\d*)[dD](\d+)|(\d+))")
+_ATOM = r"(?:\d*[dD]\d+|\d+)"
+_EXPRESSION = re.compile(rf"^\s*[+-]?\s*{_ATOM}(?:\s*[+-]\s*{_ATOM})*\s*$")
 MAX_DICE, MAX_SIDES = 100, 1000
 
 
@@ -121,16 +123,14 @@ class DiceExpression:
     def parse(cls, text: str, *, field: str = "dice") -> "DiceExpression":
         if not isinstance(text, str) or not text.strip():
             raise InputError(f"{field}: expected a dice expression like \"2d6+1\", got {text!r}", field=field)
-        compact = text.replace(" ", "")
-        pos, terms, modifier = 0, [], 0
-        while pos < len(compact):
-            match = _TERM.match(compact, pos)
-            if not match or match.end() == pos or (pos > 0 and not match.group(1)):
-                raise InputError(
-                    f"{field}: cannot read dice expression {text!r} at {compact[pos:]!r} "
-                    f"(use NdS terms and integers joined by + or -, e.g. \"2d6+1\")",
-                    field=field,
-                )
+        if not _EXPRESSION.match(text):
+            raise InputError(
+                f"{field}: cannot read dice expression {text!r} "
+                f"(use NdS terms and integers joined by + or -, e.g. \"2d6+1\")",
+                field=field,
+            )
+        terms, modifier = [], 0
+        for match in _TERM.finditer(text):
             sign = -1 if match.group(1) == "-" else 1
             if match.group(3) is not None:
                 count = int(match.group(2) or 1)
@@ -144,7 +144,7 @@ class DiceExpression:
                 terms.append(DiceTerm(sign, count, sides))
             else:
                 modifier += sign * int(match.group(4))
-            pos = match.end()
+        compact = text.replace(" ", "")
         if not terms:
             raise InputError(f"{field}: {text!r} rolls no dice", field=field)
         return cls(compact.lower(), tuple(terms), modifier)
