@@ -137,6 +137,13 @@ def replay(game: Any, transcript: Transcript, *, next_value: bytes | None = None
         except IllegalOrderError as err:
             raise IllegalOrderError(f"message {seq:04d} by {side}: {err}") from err
         result.events += [(seq, e) for e in events]
+        if "secret" in transcript.messages[seq].body and not (
+            game.is_over(state) or getattr(game, "is_ending", lambda s: False)(state)
+        ):
+            raise IntegrityError(
+                f"message {seq:04d}: {side} reveals its per-game secret while the game goes on; "
+                f"only closing messages may"
+            )
         stale = [d for d in game.awaiting(state) if isinstance(d, DiceDue) and d.key_seq < seq]
         if stale:
             raise IntegrityError(f"message {seq:04d}: dice {stale[0].label!r} keyed by an earlier message are unresolved")

@@ -88,7 +88,9 @@ def _check_same_author(a: SignedMessage, b: SignedMessage, transcript: Transcrip
 
     if a.game != b.game or a.side != b.side or a.author != b.author:
         return
-    key = transcript.keys.get(a.side) if transcript is not None and transcript.keys else None
+    if transcript is None or a.side not in transcript.keys:
+        return  # without message 0 nobody can say whose key signed
+    key = transcript.keys[a.side]
     try:
         signer_a = sshsig.verify(a.signature, a.body_bytes, "pbem-turn-v1", expected=key)
         sshsig.verify(b.signature, b.body_bytes, "pbem-turn-v1", expected=signer_a)
@@ -398,7 +400,12 @@ def collect(paths: Iterable[str | Path]) -> list[SignedMessage]:
         else:
             raise InputError(f"{p}: no such file or directory")
     by_seq: dict[int, SignedMessage] = {}
-    for path, msg in read_messages(files):
+    found = read_messages(files)
+    first = Transcript()
+    for _, msg in found:
+        if msg.seq == 0 and not first.messages:
+            first.add(msg)  # the keys against which an equivocation is proven
+    for path, msg in found:
         seq = msg.seq
         if path in named and named[path] != (seq, msg.side):
             raise IntegrityError(f"{path.name} holds message {seq:04d} by {msg.side}: renamed or swapped files")
@@ -406,7 +413,7 @@ def collect(paths: Iterable[str | Path]) -> list[SignedMessage]:
             other = by_seq[seq]
             if other.body_bytes == msg.body_bytes:
                 raise IntegrityError(f"message {seq:04d} appears twice ({path.name}): a duplicate or replay")
-            _check_same_author(other, msg, None)
+            _check_same_author(other, msg, first if first.messages else None)
             raise IntegrityError(f"two different messages claim seq {seq:04d} ({path.name})")
         by_seq[seq] = msg
     return [by_seq[s] for s in sorted(by_seq)]

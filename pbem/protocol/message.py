@@ -41,6 +41,7 @@ SUMMARY_HEAD = "pbem turn file -- the summary below is NOT signed; only the bloc
 
 _QUOTE = re.compile(r"^(?:[ \t]*>[ \t]?)+")
 _B64 = re.compile(r"^[A-Za-z0-9+/=]*$")
+_HEX = re.compile(r"^[0-9a-f]*$")
 
 
 def _clean_lines(text: str) -> list[str]:
@@ -162,13 +163,9 @@ class SignedMessage:
         value = self.field(name, str, required=required)
         if value is None:
             return None
-        try:
-            raw = bytes.fromhex(value)
-        except ValueError as err:
-            raise IntegrityError(f"message body: field {name!r} is not hex") from err
-        if len(raw) != size:
-            raise IntegrityError(f"message body: field {name!r} must be {size} bytes, is {len(raw)}")
-        return raw
+        if len(value) != 2 * size or not _HEX.match(value):
+            raise IntegrityError(f"message body: field {name!r} must be {2 * size} lowercase hex digits")
+        return bytes.fromhex(value)
 
     # ------------------------------------------------------------------ writing
 

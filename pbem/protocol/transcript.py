@@ -19,6 +19,7 @@ message *m* (the steps are numbered as in docs/protocol.md, section 5):
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +30,10 @@ from pbem.protocol.keys import PublicKey
 from pbem.protocol.message import FORMAT_VERSION, NAMESPACE, SignedMessage
 
 SETUP_FIELDS = {"module": str, "module_version": str, "ruleset": str, "options": dict, "keys": dict}
+BODY_FIELDS = {"pbem", "game", "seq", "side", "author", "prev", "chain", "orders", "commitments", "reveals", "sealed"}
+OPTIONAL_FIELDS = {"secret", "setup"}
+GAME_ID = re.compile(r"^[0-9a-f]{32}$")
+HEX32 = re.compile(r"^[0-9a-f]{64}$")
 
 
 def _name(seq: int) -> str:
@@ -106,9 +111,21 @@ class Transcript:
                 raise AuthenticityError(
                     f"{_name(m)}: signed by {signer.fingerprint}, which is not a player of this game ({players})"
                 )
+        if len(self.secrets) == len(self.sides) and self.sides:
+            raise IntegrityError(f"{_name(m)}: the game was closed by message {m - 1:04d}; nothing may follow it")
         body = msg.body  # step 1: canonical JSON (raises IntegrityError)
         if msg.field("pbem", int) != FORMAT_VERSION:
             raise IntegrityError(f"{_name(m)}: unsupported format version {body.get('pbem')!r}")
+        missing = sorted(BODY_FIELDS - set(body))
+        unknown = sorted(set(body) - BODY_FIELDS - OPTIONAL_FIELDS)
+        if missing or unknown:
+            what = ", ".join([f"missing field {f!r}" for f in missing] + [f"unknown field {f!r}" for f in unknown])
+            raise IntegrityError(f"{_name(m)}: body {what}")
+        if m == 0 and (msg.field("orders", list) or msg.field("reveals", list)):
+            raise IntegrityError(
+                "message 0000 may carry no orders or reveals: dice it declared would be keyed by the joiner's "
+                "anchor, which the joiner chooses after seeing it"
+            )
         seq = msg.seq
         if m == 0:
             self._read_setup(msg)
@@ -178,6 +195,8 @@ class Transcript:
             raise IntegrityError(f"the first message has seq {msg.seq}, expected 0")
         if msg.field("prev", str) != "":
             raise IntegrityError("message 0000: 'prev' must be empty")
+        if not GAME_ID.match(msg.game):
+            raise IntegrityError(f"message 0000: game id {msg.game[:40]!r} is not 32 lowercase hex digits")
         if len(setup["keys"]) != 2:
             raise IntegrityError("message 0000: setup must name exactly two sides' keys")
         keys = {}
@@ -196,12 +215,8 @@ class Transcript:
         for slot, hexvalue in commitments.items():
             if (side, slot) in self.commitments:
                 raise IntegrityError(f"{_name(m)}: slot {slot!r} of {side} is already committed")
-            try:
-                raw = bytes.fromhex(hexvalue)
-            except (TypeError, ValueError) as err:
-                raise IntegrityError(f"{_name(m)}: commitment of slot {slot!r} is not hex") from err
-            if len(raw) != 32:
-                raise IntegrityError(f"{_name(m)}: commitment of slot {slot!r} is not 32 bytes")
+            if not isinstance(hexvalue, str) or not HEX32.match(hexvalue):
+                raise IntegrityError(f"{_name(m)}: commitment of slot {slot!r} is not 64 lowercase hex digits")
         for slot, hexvalue in commitments.items():
             self.commitments[(side, slot)] = (bytes.fromhex(hexvalue), m)
         for item in msg.field("reveals", list):
@@ -214,10 +229,9 @@ class Transcript:
                 raise HiddenInfoError(f"{_name(m)}: {side} reveals slot {slot!r}, which {side} never committed")
             if (side, slot) in self.reveals:
                 raise HiddenInfoError(f"{_name(m)}: slot {slot!r} of {side} was already revealed")
-            try:
-                salt_raw = bytes.fromhex(salt)
-            except ValueError as err:
-                raise HiddenInfoError(f"{_name(m)}: salt of slot {slot!r} is not hex") from err
+            if not HEX32.match(salt):
+                raise HiddenInfoError(f"{_name(m)}: salt of slot {slot!r} is not 64 lowercase hex digits")
+            salt_raw = bytes.fromhex(salt)
             committed, _ = self.commitments[(side, slot)]
             try:
                 sealed.check_opening(self.game, msg.author, slot, value, salt_raw, committed)
@@ -266,12 +280,16 @@ class Transcript:
             for slot, hexvalue in commitments.items():
                 if slot not in store:
                     problems.append(f"{_name(m)}: slot {slot!r} committed but absent from the sealed store")
+            # Every store must hold, for every slot committed so far, the
+            # committed value: a later store cannot rewrite an earlier slot.
+            for (owner, slot), (committed, since) in self.commitments.items():
+                if owner != side or since > m or slot not in store:
                     continue
                 salt = sealed.salt_for(self.secrets[side], slot)
                 try:
-                    sealed.check_opening(self.game, msg.author, slot, store[slot], salt, bytes.fromhex(hexvalue))
+                    sealed.check_opening(self.game, msg.author, slot, store[slot], salt, committed)
                 except HiddenInfoError as err:
-                    problems.append(f"{_name(m)}: {err}")
+                    problems.append(f"{_name(m)}: sealed store: {err}")
         for (side, slot), reveal in self.reveals.items():
             expected = sealed.salt_for(self.secrets[side], slot)
             revealed_salt = next(
