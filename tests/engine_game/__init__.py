@@ -1,0 +1,1 @@
+"""A tiny game under tests/ that exercises the engine end to end."""
