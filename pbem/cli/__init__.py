@@ -328,17 +328,36 @@ def ask_orders(match: Any) -> dict[str, Any]:
 @main.command()
 @click.argument("directory", type=click.Path(exists=True, file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print your side's view as JSON.")
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Also draw the board as an SVG file.")
 @handles_errors
-def show(directory: str, as_json: bool) -> None:
-    """Show the game from your side's view."""
+def show(directory: str, as_json: bool, svg_path: str | None) -> None:
+    """Show the game from your side's view: board, order of battle, turn, last events."""
     from pbem.match import session
+    from pbem.render import board
     from pbem.render import console as render
 
     match = session.load(directory, load_identity())
+    view = match.view()
+    if svg_path:
+        write_svg(svg_path, match.game, view, f"{match.game.name} -- {match.player.side}'s view")
     if as_json:
         emit_json(render.match_json(match))
-        return
-    render.print_show(console(), match)
+    elif board.has_board(match.game, view):
+        last = len(match.transcript) - 1
+        events = [e for s, e in match.replay.events if s == last]
+        board.print_board(console(), match.game, view, you=match.player.side, events=events)
+        render.print_turn(console(), match)
+    else:
+        render.print_show(console(), match)
+
+
+def write_svg(path: str, game: Any, view: Any, title: str) -> None:
+    from pbem.errors import UsageError
+    from pbem.render import board
+
+    if not board.has_board(game, view):
+        raise UsageError(f"--svg: the {game.name} game has no board to draw")
+    Path(path).write_text(board.board_svg(game, view, title), encoding="utf-8")
 
 
 @main.command()
@@ -410,6 +429,69 @@ def write_extract(out: Path, transcript: Any) -> None:
     for msg in transcript.messages:
         (out / f"{msg.seq:04d}.body").write_bytes(msg.body_bytes)
         (out / f"{msg.seq:04d}.sig").write_text(armor(msg.signature))
+
+
+# --------------------------------------------------------------------------- referee
+
+
+@main.command()
+@click.option("--game", "game_name", required=True, help="Game module (or module:attribute).")
+@click.option("--scenario", required=True, type=click.Path(exists=True, dir_okay=False), help="Position (TOML).")
+@click.option("--orders", "orders_path", required=True, type=click.Path(exists=True, dir_okay=False), help="Orders (TOML).")
+@click.option("--dice", default="", help="The dice, in the order the rules ask for them: 3,5,6")
+@click.option("--as", "side", help="Whose orders (default: the side to act in the scenario).")
+@click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False), help="Use this game data directory.")
+@click.option("--json", "as_json", is_flag=True, help="Print events and the new position as JSON.")
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Draw the new position as an SVG file.")
+@handles_errors
+def adjudicate(
+    game_name: str,
+    scenario: str,
+    orders_path: str,
+    dice: str,
+    side: str | None,
+    data_dir: str | None,
+    as_json: bool,
+    svg_path: str | None,
+) -> None:
+    """Referee mode: apply orders to a position with dice given by hand
+    (physical dice at a table, a rulebook example) and print what happens.
+
+    Example: pbem adjudicate --game ambon --scenario pos.toml --orders o.toml --dice 3,5
+    """
+    from pbem import games
+    from pbem.engine import referee
+    from pbem.errors import UsageError
+    from pbem.render import board
+
+    game = games.get(game_name, data_dir)
+    if not hasattr(game, "scenario_state"):
+        raise UsageError(f"the {game.name} game has no positions to adjudicate")
+    state = game.scenario_state(read_orders(scenario))
+    if side is None:
+        if not hasattr(game, "active_side"):
+            raise UsageError("--as SIDE is needed for this game")
+        side = game.active_side(state)
+    if side not in game.sides:
+        raise UsageError(f"--as {side!r}: the sides are {', '.join(game.sides)}")
+    result = referee.adjudicate(game, state, side, read_orders(orders_path), referee.parse_dice(dice))
+    view = game.view(result.state, None)
+    if svg_path:
+        write_svg(svg_path, game, view, f"{game.name} -- after {side}'s orders")
+    if as_json:
+        emit_json(
+            {
+                "events": [e.to_json() for e in result.events],
+                "rolls": [{"label": label, "values": list(values)} for label, values in result.rolls],
+                "position": view,
+            }
+        )
+        return
+    out = console()
+    for event in result.events:
+        out.print(event.sentence(), markup=False)
+    if board.has_board(game, view):
+        board.print_board(out, game, view)
 
 
 # --------------------------------------------------------------------------- demo

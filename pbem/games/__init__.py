@@ -29,9 +29,27 @@ def available() -> dict[str, str]:
     return found
 
 
-def get(name: str) -> Any:
-    """The game registered as ``name``."""
+def get(name: str, data_dir: str | None = None) -> Any:
+    """The game registered as ``name`` (or given as ``module:attribute``),
+    with its data directory overridden by ``data_dir`` if given."""
     games = available()
-    if name not in games:
+    if name in games:
+        game = _load(games[name])
+    elif ":" in name:
+        import os
+        import sys
+
+        if os.getcwd() not in sys.path:  # like `flask --app`: modules beside you load
+            sys.path.append(os.getcwd())
+        try:
+            game = _load(name)
+        except (ImportError, AttributeError) as err:
+            raise UsageError(f"cannot load game {name!r}: {err}") from err
+    else:
         raise UsageError(f"unknown game {name!r}; available: {', '.join(sorted(games))}")
-    return _load(games[name])
+    if data_dir is not None:
+        try:
+            game = type(game)(data_dir=data_dir)
+        except TypeError as err:
+            raise UsageError(f"game {name!r} has no data files to override with --data") from err
+    return game

@@ -9,7 +9,6 @@ atomically.  Nothing is written when anything fails.
 from __future__ import annotations
 
 import base64
-import hashlib
 import secrets as _random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,11 +36,9 @@ from pbem.protocol.transcript import Transcript
 
 def ruleset_hash(game: Any) -> str:
     """SHA-256 over the game's data files: pins the ruleset in message 0."""
-    digest = hashlib.sha256()
-    for name, data in sorted(game.ruleset_files()):
-        digest.update(len(name.encode()).to_bytes(4, "big") + name.encode())
-        digest.update(len(data).to_bytes(8, "big") + data)
-    return digest.hexdigest()
+    from pbem.engine.mapdata import ruleset_hash as files_hash
+
+    return files_hash(game.ruleset_files())
 
 
 def game_secret(identity: Any, game_id: str, side: str) -> bytes:
@@ -153,7 +150,12 @@ class Match:
 
     @property
     def my_turn(self) -> bool:
-        return self.player is not None and not self.replay.over and self.replay.next_side == self.player.side
+        return self.player is not None and self.replay.next_side == self.player.side and not self.closed
+
+    @property
+    def closed(self) -> bool:
+        """Over, and both closing messages (with the secrets) sent."""
+        return self.replay.over and len(self.transcript.secrets) == len(self.transcript.sides)
 
     def view(self) -> dict[str, Any]:
         side = self.player.side if self.player else None
@@ -230,7 +232,7 @@ def new_game(
     secret = game_secret(identity, game_id, side)
     body = _body(None, game_id, 0, side, identity, HashChain(chain_seed(secret)).anchor)
     body["setup"] = {
-        "module": game.name,
+        "module": game_name,
         "module_version": game.version,
         "ruleset": ruleset_hash(game),
         "options": dict(options or {}),
@@ -328,7 +330,8 @@ def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Pla
         match = load(gamedir.path, identity)
         player, transcript, game = match.player, match.transcript, match.game
         seq = len(transcript)
-        if match.replay.over:
+        closing = match.replay.over
+        if closing and player.side in transcript.secrets:
             raise UsageError("the game is over; run `pbem verify --audit` on it")
         if transcript.side_of(seq) != player.side:
             raise UsageError(
@@ -336,6 +339,8 @@ def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Pla
                 f"send your last message and wait for the reply"
             )
         parsed = game.parse_orders(orders, player.side)
+        if closing and (parsed.public or parsed.seals):
+            raise UsageError("the game is over: your closing message may carry reveals only, no orders")
         body = _body(transcript, transcript.game, seq, player.side, player.identity, player.next_value(seq))
         body["orders"] = [dict(o) for o in parsed.public]
         store = dict(player.store)
@@ -358,7 +363,7 @@ def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Pla
         draft = sign_body(player.identity, body)
         trial = build_transcript(transcript.messages + [draft])
         state, events = apply_message(game, match.replay.state, actions_for(trial, seq), seq, player.side)
-        if parsed.ends_game or game.is_over(state) or getattr(game, "is_ending", lambda s: False)(state):
+        if closing or parsed.ends_game or game.is_over(state) or getattr(game, "is_ending", lambda s: False)(state):
             body["secret"] = player.secret.hex()
             draft = sign_body(player.identity, body)
             trial = build_transcript(transcript.messages + [draft])

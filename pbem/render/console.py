@@ -38,8 +38,16 @@ def print_events(out: Console, match: Any, since: int = 0) -> None:
 
 def print_turn(out: Console, match: Any) -> None:
     replay = match.replay
-    if replay.over:
+    if match.closed:
         out.print("[bold]The game is over.[/bold] Check it with: pbem verify DIR --audit")
+        return
+    if replay.over:
+        mine = match.player is not None and replay.next_side == match.player.side
+        out.print(
+            "[bold]The game is over.[/bold] "
+            + ("Send your closing message (it reveals your secret for the audit): pbem play DIR" if mine
+               else f"Waiting for {replay.next_side}'s closing message.")
+        )
         return
     who = replay.next_side
     mine = match.player is not None and who == match.player.side

@@ -151,6 +151,27 @@ class EngineTestGame:
             units=tuple(units),
         )
 
+    def scenario_state(self, document: Mapping[str, Any]) -> State:
+        """A position from a scenario document (referee mode):
+        ``[positions]``, optional ``flipped = [...]``, ``turn``, ``active``."""
+        known = {"positions", "flipped", "turn", "active", "scenario"}
+        unknown = sorted(set(document) - known)
+        if unknown:
+            raise InputError(f"scenario: unknown key(s) {', '.join(unknown)}", field=unknown[0])
+        positions = document.get("positions", {})
+        if not isinstance(positions, Mapping):
+            raise InputError("scenario: [positions] must be a table of UNIT = \"HEX\"", field="positions")
+        state = self.initial_state({"positions": dict(positions)})
+        for uid in document.get("flipped", []):
+            state = state.with_unit(replace(state.unit(uid), flipped=True))
+        active = document.get("active", state.active)
+        if active not in self.sides:
+            raise InputError(f"scenario: active = {active!r} is not a side ({', '.join(self.sides)})", field="active")
+        return replace(state, turn=int(document.get("turn", 1)), active=active)
+
+    def active_side(self, state: State) -> str:
+        return state.active
+
     def parse_orders(self, document: Mapping[str, Any], side: str) -> ParsedOrders:
         orders = document.get("order", [])
         if not isinstance(orders, list):
