@@ -249,7 +249,7 @@ def test_parse_orders_syntax_errors():
         GAME.parse_orders({"order": [{"move": "R1 0202 0302"}]}, "red")
     with pytest.raises(InputError, match="hex number '02O2' is not CCRR"):
         GAME.parse_orders({"order": [{"move": "R1: 02O2 0302"}]}, "red")
-    with pytest.raises(InputError, match="order\\[0\\]: expected 'move' or 'attack'"):
+    with pytest.raises(InputError, match="order\\[0\\]: expected 'move', 'attack' or 'advance'"):
         GAME.parse_orders({"order": [{"charge": "0504"}]}, "red")
     with pytest.raises(InputError, match="attack needs attack = 'HEX'"):
         GAME.parse_orders({"order": [{"attack": "0504"}]}, "red")

@@ -18,6 +18,10 @@ Its rulebook, all of it (rule numbers are what events and errors cite):
     die is rolled (keyed by the message that ordered the attack).
 9.1 Results.  AF/DF: every attacker/defender flips (a flipped unit is
     eliminated); EX: both; AE/DE: every attacker/defender is eliminated.
+9.3 Advance.  When a combat empties the defender's hex, the attacker may
+    advance any unflipped surviving attackers into it: a decision, answered
+    by the next ``advance`` order or at once by a standing instruction
+    (``[standing] advance = "always" | "never"``).
 9.2 Shifts.  One column left if the defender is in forest or a town, and one
     left if any attacker attacks across a fortified hexside.
 
@@ -29,6 +33,12 @@ Orders (``[[order]]`` tables of the orders document)::
     [[order]]
     attack = "0504"
     with = ["R2"]
+
+    [[order]]
+    advance = ["R2"]        # answers an open 9.3 decision ([] = stay)
+
+    [standing]
+    advance = "always"      # or "never": 9.3 answered in advance
 """
 
 from __future__ import annotations
@@ -42,6 +52,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 from pbem.engine.hexes import Hex
 from pbem.engine.machine import (
     Action,
+    DecisionDue,
     DiceDue,
     DiceRolled,
     Event,
@@ -53,11 +64,14 @@ from pbem.engine.machine import (
     illegal,
     replace,
 )
+from pbem.engine import standing as standing_orders
 from pbem.engine.mapdata import DataSet, load_dataset
 from pbem.engine.paths import StepCost, format_mp, half_mp, validate_path
 from pbem.errors import InputError
 
 DATA = Path(__file__).parent / "data"
+#: decision kinds a side may answer in advance (9.3)
+STANDING_KINDS = {"advance": ("always", "never")}
 #: messages 0 and 1 (proposal and acceptance) carry no turn
 SETUP_MESSAGES = 2
 
@@ -90,6 +104,15 @@ class Combat:
 
 
 @dataclass(frozen=True)
+class Advance:
+    """An open 9.3 decision: ``side`` may advance ``candidates`` into ``target``."""
+
+    side: str
+    target: str
+    candidates: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class State:
     turn: int
     last_turn: int
@@ -97,6 +120,8 @@ class State:
     units: tuple[UnitState, ...]
     pending: tuple[Combat, ...] = ()
     over: bool = False
+    advance: Advance | None = None
+    standing: standing_orders.StandingTable = standing_orders.StandingTable()
 
     def unit(self, unit_id: str) -> UnitState:
         for u in self.units:
@@ -196,13 +221,30 @@ class EngineTestGame:
                     raise InputError(f"{where}: attack needs attack = 'HEX' and with = ['UNIT', ...]", field=where)
                 self.map.layout.split(target)
                 public.append({"kind": "attack", "target": target, "with": [str(w) for w in with_]})
+            elif "advance" in o:
+                units = o["advance"]
+                if set(o) != {"advance"} or not isinstance(units, list) or not all(isinstance(u, str) for u in units):
+                    raise InputError(f"{where}: advance must be a list of unit ids, e.g. advance = [\"R2\"]", field=where)
+                public.append({"kind": "advance", "units": list(units)})
             else:
-                raise InputError(f"{where}: expected 'move' or 'attack', got keys {sorted(o)}", field=where)
+                raise InputError(f"{where}: expected 'move', 'attack' or 'advance', got keys {sorted(o)}", field=where)
+        instructions = standing_orders.parse(document, STANDING_KINDS)
+        if instructions:
+            public.insert(0, {"kind": "standing", **instructions})
+        unknown = sorted(set(document) - {"order", "standing"})
+        if unknown:
+            raise InputError(f"unknown top-level key(s) {', '.join(unknown)}", field=unknown[0])
         return ParsedOrders(public=tuple(public))
 
     def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
         if state.over and isinstance(action, Ordered):
             raise illegal("3.0", "the game is over")
+        if isinstance(action, Ordered) and action.order.get("kind") == "standing":
+            return self._standing(state, action)
+        if isinstance(action, Ordered) and action.order.get("kind") == "advance":
+            return self._advance(state, action)
+        if isinstance(action, Ordered) and state.advance is not None and state.advance.side == action.side:
+            raise illegal("9.3", f"first answer the advance into {state.advance.target} (an 'advance' order)")
         if isinstance(action, Ordered):
             if action.side != state.active:
                 raise illegal("3.0", f"it is {state.active}'s turn, not {action.side}'s")
@@ -223,11 +265,64 @@ class EngineTestGame:
             raise illegal("3.0", "this game has no hidden information")
         raise illegal("3.0", f"unknown action {action!r}")
 
-    def awaiting(self, state: State) -> tuple[DiceDue, ...]:
-        return tuple(
+    def awaiting(self, state: State) -> tuple[DiceDue | DecisionDue, ...]:
+        due: list[DiceDue | DecisionDue] = [
             DiceDue(c.label, 1, 6, c.key_seq, purpose=f"combat at {c.target} ({c.column})")
             for c in state.pending
+        ]
+        if state.advance is not None:
+            a = state.advance
+            due.append(DecisionDue(a.side, "advance", f"advance into {a.target}?", a.candidates, rule="9.3"))
+        return tuple(due)
+
+    # -- standing instructions and 9.3 advance -------------------------------
+    def _standing(self, state: State, action: Ordered) -> tuple[State, list[Event]]:
+        instructions = {k: v for k, v in action.order.items() if k != "kind"}
+        try:
+            standing_orders.parse({"standing": instructions}, STANDING_KINDS)
+        except InputError as err:
+            raise illegal("9.3", str(err)) from err
+        table = state.standing.updated(action.side, instructions)
+        said = ", ".join(f"{k} = {v}" for k, v in sorted(instructions.items()))
+        return replace(state, standing=table), [Event("9.3", f"{action.side} standing instructions: {said}")]
+
+    def _advance(self, state: State, action: Ordered) -> tuple[State, list[Event]]:
+        decision = state.advance
+        if decision is None or decision.side != action.side:
+            raise illegal("9.3", f"{action.side} has no advance to decide")
+        units = list(action.order["units"])
+        wrong = [u for u in units if u not in decision.candidates]
+        if wrong:
+            raise illegal("9.3", f"{wrong[0]} may not advance into {decision.target} (may: {', '.join(decision.candidates)})")
+        if units and any(u.side != action.side for u in state.at(decision.target)):
+            raise illegal("9.3", f"{decision.target} is no longer empty of enemies")
+        return self._do_advance(replace(state, advance=None), decision, units)
+
+    def _do_advance(self, state: State, decision: Advance, units: list[str], why: str = "") -> tuple[State, list[Event]]:
+        for uid in units:
+            state = state.with_unit(replace(state.unit(uid), where=decision.target))
+        text = f"{', '.join(units)} advance into {decision.target}" if units else f"no unit advances into {decision.target}"
+        return state, [Event("9.3", text + why, {"target": decision.target, "units": units})]
+
+    def _offer_advance(self, state: State, combat: Combat) -> tuple[State, list[Event]]:
+        if state.at(combat.target):
+            return state, []
+        survivors = tuple(
+            uid for uid in combat.attackers
+            if not state.unit(uid).eliminated and not state.unit(uid).flipped
         )
+        if not survivors:
+            return state, []
+        side = state.unit(survivors[0]).side
+        decision = Advance(side, combat.target, survivors)
+        rule = state.standing.get(side, "advance")
+        if rule == "always":
+            return self._do_advance(state, decision, list(survivors), " (standing instruction)")
+        if rule == "never":
+            return self._do_advance(state, decision, [], " (standing instruction)")
+        return replace(state, advance=decision), [
+            Event("9.3", f"{side} may advance {', '.join(survivors)} into {combat.target}; {side} decides")
+        ]
 
     def view(self, state: State, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
         units = []
@@ -253,6 +348,11 @@ class EngineTestGame:
             "eliminated": [u.id for u in state.units if u.eliminated],
             "stacks": stacks,
             "dice_due": [c.label for c in state.pending],
+            "decision": (
+                {"side": state.advance.side, "kind": "advance", "target": state.advance.target,
+                 "options": list(state.advance.candidates)}
+                if state.advance else None
+            ),
         }
         if side is not None:
             out["side"] = side
@@ -419,6 +519,8 @@ class EngineTestGame:
             + (f"{result}: {', '.join(fates)}" if fates else "no effect"),
             {"label": combat.label, "roll": roll, "result": result},
         )]
+        new, more = self._offer_advance(new, combat)
+        events += more
         for side in self.sides:
             if not any(u.side == side and not u.eliminated for u in new.units):
                 new = replace(new, over=True)
