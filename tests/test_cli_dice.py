@@ -134,3 +134,19 @@ def test_interactive_play_asks_and_reasks_on_error(started):
     assert r.exit_code == 0, r.output
     assert "not accepted" in r.output and "2x6" in r.output
     assert "declares 2d6 for 'charge'" in r.output
+
+
+def test_the_examples_dice_files_play_a_whole_game(started):
+    from pathlib import Path
+
+    a, b = started
+    examples = Path(__file__).parent.parent / "examples" / "dice"
+    for player, other, name in ((a, b, "1-ann"), (b, a, "2-bob"), (a, b, "3-ann")):
+        r = player.run("play", player.game, "--orders", examples / f"{name}.toml")
+        assert r.exit_code == 0, r.output
+        assert other.run("receive", other.game, last_line(r.output)).exit_code == 0
+    r = b.run("play", b.game, input="done\n")  # the closing message, asked at the terminal
+    assert r.exit_code == 0, r.output
+    assert a.run("receive", a.game, last_line(r.output)).exit_code == 0
+    r = a.run("verify", a.game, "--audit")
+    assert r.exit_code == 0 and "VERIFIED" in r.output
