@@ -11,7 +11,7 @@ from typing import Any
 
 from pbem.errors import UsageError
 
-BUILTIN = {"dice": "pbem.games.dice:GAME"}
+BUILTIN = {"dice": "pbem.games.dice:GAME", "ambon": "pbem.games.ambon:GAME"}
 
 
 def _load(target: str) -> Any:

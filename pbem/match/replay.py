@@ -89,13 +89,13 @@ def actions_for(transcript: Transcript, seq: int, orders: list[Any] | None = Non
 
 
 def apply_message(game: Any, state: Any, actions: list[Any], seq: int, side: str) -> tuple[Any, list[Event]]:
-    """Apply one message's actions; an owed reveal left unanswered is an error."""
-    owed = {a.slot for a in game.awaiting(state) if isinstance(a, RevealDue) and a.side == side}
+    """Apply one message's actions.  Every reveal its author owes by the end
+    of it -- owed before, or demanded by its own orders -- must be in it."""
     events: list[Event] = []
     for action in actions:
         state, new = game.apply(state, action)
         events.extend(new)
-    still = sorted(owed & {a.slot for a in game.awaiting(state) if isinstance(a, RevealDue) and a.side == side})
+    still = sorted(a.slot for a in game.awaiting(state) if isinstance(a, RevealDue) and a.side == side)
     if still:
         raise HiddenInfoError(f"message {seq:04d}: {side} owed the reveal of {', '.join(still)} and did not make it")
     return state, events

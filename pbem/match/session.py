@@ -208,6 +208,18 @@ def summary_lines(game: str, seq: int, side: str, extra: Iterable[str] = ()) -> 
     return "\n".join([f"{game} game, message {seq:04d} from {side}", *extra])
 
 
+def store_with(store: Mapping[str, str], seals: Mapping[str, str]) -> dict[str, str]:
+    return {**store, **seals}
+
+
+def _state_before_check(game: Any, match: "Match", trial: Transcript, seq: int) -> Any:
+    """The state after a message's actions, without the owed-reveal check."""
+    state = match.replay.state
+    for action in actions_for(trial, seq):
+        state, _ = game.apply(state, action)
+    return state
+
+
 def new_game(
     directory: str | Path,
     game_name: str,
@@ -350,18 +362,34 @@ def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Pla
             store[slot] = text
             salt = sealed.salt_for(player.secret, slot)
             body["commitments"][slot] = sealed.commitment(transcript.game, body["author"], slot, salt, text).hex()
+        if hasattr(game, "check_seals") and parsed.seals:
+            problems = game.check_seals(match.replay.state, player.side, store_with(player.store, parsed.seals))
+            if problems:
+                raise IllegalOrderError("; ".join(problems))
+        # Reveals owed now, or demanded by these very orders (a concealed unit
+        # moving into a ZOC...), go into this message: apply, add, re-apply.
         owed = [a.slot for a in game.awaiting(match.replay.state) if isinstance(a, RevealDue) and a.side == player.side]
-        for slot in list(parsed.reveals) + [s for s in owed if s not in parsed.reveals]:
-            if slot not in store:
-                raise IllegalOrderError(f"you hold no sealed value in slot {slot!r}", rule="DESIGN 4.4")
-            salt = sealed.salt_for(player.secret, slot)
-            body["reveals"].append({"slot": slot, "value": store[slot], "salt": salt.hex()})
-        if store:
-            blob = sealed.seal_store(player.secret, transcript.game, body["author"], seq, store)
-            body["sealed"] = base64.b64encode(blob).decode("ascii")
-        # Try the message on the replayed state before signing anything.
-        draft = sign_body(player.identity, body)
-        trial = build_transcript(transcript.messages + [draft])
+        reveals = list(dict.fromkeys(list(parsed.reveals) + owed))
+        while True:
+            body["reveals"] = []
+            for slot in reveals:
+                if slot not in store:
+                    raise IllegalOrderError(f"you hold no sealed value in slot {slot!r}", rule="DESIGN 4.4")
+                salt = sealed.salt_for(player.secret, slot)
+                body["reveals"].append({"slot": slot, "value": store[slot], "salt": salt.hex()})
+            if store:
+                blob = sealed.seal_store(player.secret, transcript.game, body["author"], seq, store)
+                body["sealed"] = base64.b64encode(blob).decode("ascii")
+            draft = sign_body(player.identity, body)
+            trial = build_transcript(transcript.messages + [draft])
+            after = _state_before_check(game, match, trial, seq)
+            demanded = [
+                a.slot for a in game.awaiting(after)
+                if isinstance(a, RevealDue) and a.side == player.side and a.slot not in reveals
+            ]
+            if not demanded:
+                break
+            reveals += demanded
         state, events = apply_message(game, match.replay.state, actions_for(trial, seq), seq, player.side)
         if closing or parsed.ends_game or game.is_over(state) or getattr(game, "is_ending", lambda s: False)(state):
             body["secret"] = player.secret.hex()

@@ -1,0 +1,198 @@
+"""Combat (11.0-11.4) -- the core the landing combat of 6.3 uses.
+
+Odds are exact fractions rounded in the defender's favour; the CRT, its
+shifts and DRMs are data (``charts.toml``).  Results read ``A/D`` hits with an
+optional ``r`` (retreat or take an extra hit) or ``R`` (must retreat).
+
+Who chooses which unit takes a hit, and whether to retreat or take the extra
+hit, is the owner's decision (11.3).  Until the decision prompts of the
+combat issue land, this module answers them by a DOCUMENTED DEFAULT POLICY
+(the owner's standing orders by default): a hit goes first to a unit one hit
+eliminates and that is worth no VP (a detachment), then disrupts the
+strongest undisrupted unit, then eliminates the weakest disrupted one; an
+``r`` is answered by retreating; a retreat goes to the legal hex 11.3
+prefers, ties broken toward friendly units, then by hex number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import ceil, floor
+from typing import TYPE_CHECKING
+
+from pbem.engine.machine import Event, illegal, replace
+from pbem.games.ambon import movement
+from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE, AmbonState, Piece, other
+
+if TYPE_CHECKING:
+    from pbem.games.ambon.data import AmbonData
+
+
+@dataclass(frozen=True)
+class Odds:
+    attack: Fraction
+    defence: Fraction
+    column: str  # after rounding, before shifts
+    final: str  # after shifts and clamping
+    shifts: tuple[tuple[str, int], ...]
+    drms: tuple[tuple[str, int], ...]
+
+    @property
+    def drm(self) -> int:
+        return sum(v for _, v in self.drms)
+
+
+def ratio_column(attack: Fraction, defence: Fraction) -> tuple[int, int]:
+    """11.0: the ratio reduced to n:1 or 1:n, rounded in the defender's favour."""
+    if defence <= 0:
+        raise illegal("11.0", "the defenders have no combat strength")
+    if attack >= defence:
+        return floor(attack / defence), 1
+    return 1, ceil(defence / attack) if attack > 0 else 99
+
+
+def column_name(ratio: tuple[int, int]) -> str:
+    return f"{ratio[0]}:{ratio[1]}"
+
+
+def clamp_column(data: "AmbonData", ratio: tuple[int, int]) -> str:
+    columns = data.charts.table("crt").columns
+    value = Fraction(ratio[0], ratio[1])
+    best = columns[0]
+    for col in columns:
+        a, b = (int(x) for x in col.split(":"))
+        if Fraction(a, b) <= value:
+            best = col
+    return best
+
+
+def defence_strength(data: "AmbonData", state: AmbonState, pieces: list[Piece]) -> Fraction:
+    """9.0: functional overstacking halves every CF; physical makes each 1."""
+    level = movement.overstacking(data, state, pieces[0].where) if pieces else ""
+    total = Fraction(0)
+    for p in pieces:
+        cf = data.spec(p).combat
+        if level == "functional":
+            cf *= Fraction(str(data.value("functional_overstack_factor", 0.5)))
+        elif level == "physical":
+            cf = Fraction(data.value("physical_overstack_cf", 1))
+        total += cf
+    return total
+
+
+def odds(
+    data: "AmbonData",
+    state: AmbonState,
+    attack: Fraction,
+    defenders: list[Piece],
+    target: str,
+    *,
+    across: list[str] = (),
+    hq: dict[str, bool] | None = None,
+) -> Odds:
+    """The CRT column and DRMs of a combat against ``target`` (11.0-11.2).
+    ``across`` lists the hexes the attackers attack from (empty for a landing)."""
+    gmap, v = data.map, data.value
+    defence = defence_strength(data, state, defenders)
+    ratio = ratio_column(attack, defence)
+    column = clamp_column(data, ratio)
+    t = gmap.hex(target)
+    shifts = []
+    if gmap.terrain_at(t) == "mountain":
+        shifts.append(("defender in a mountain hex (11.2)", int(v("crt_shift_mountain", -1))))
+    sides = [gmap.hexside_features(gmap.hex(a), t) for a in across]
+    if sides and all("river" in f for f in sides):
+        shifts.append(("all attackers across a river (11.2)", int(v("crt_shift_river", -1))))
+    if sides and gmap.places.get("Paso") == t and any("fortified" in f for f in sides):
+        shifts.append(("across Paso's fortified hexside (11.2)", int(v("crt_shift_fortified", -1))))
+    final = data.charts.table("crt").shift(column, sum(s for _, s in shifts)) if shifts else column
+    drms = []
+    if t in gmap.towns:
+        drms.append(("attacking a town (11.2)", int(v("crt_drm_town", -1))))
+    hq = hq or {}
+    if hq.get("attacker"):
+        drms.append(("attacker's HQ support (11.1)", int(v("crt_drm_hq_attacker", 1))))
+    if hq.get("defender"):
+        drms.append(("defender's HQ support (11.1)", int(v("crt_drm_hq_defender", -1))))
+    special = [p for p in defenders if data.spec(p).defend_drm]
+    if special:
+        drms.append((f"{special[0].id} defends (11.0)", data.spec(special[0]).defend_drm))
+    return Odds(attack, defence, column_name(ratio), final, tuple(shifts), tuple(drms))
+
+
+def parse_result(text: str) -> tuple[int, int, str]:
+    """``"1/1r"`` -> (attacker hits, defender hits, retreat ``""``/``r``/``R``)."""
+    a, _, d = text.partition("/")
+    retreat = d[-1] if d and d[-1] in "rR" else ""
+    return int(a), int(d.rstrip("rR")), retreat
+
+
+def lookup(data: "AmbonData", column: str, roll: int) -> str:
+    return data.charts.table("crt").result(column, roll)
+
+
+# --------------------------------------------------------------------------- applying results (11.3)
+
+
+def one_hit_kills(data: "AmbonData", piece: Piece) -> bool:
+    spec = data.spec(piece)
+    return spec.hq or spec.kind == "detachment" or piece.identity == "detachment" or piece.concealed
+
+
+def hit_order(data: "AmbonData", pieces: list[Piece]) -> list[Piece]:
+    """The default loss policy (module docstring)."""
+    def key(p: Piece) -> tuple:
+        spec = data.spec(p)
+        if one_hit_kills(data, p) and not spec.hq:
+            return (0, p.id)
+        if not p.disrupted and not spec.hq:
+            return (1, -spec.combat, p.id)
+        return (2, spec.combat, p.id)
+
+    return sorted(pieces, key=key)
+
+
+def apply_hits(data: "AmbonData", state: AmbonState, pieces: list[Piece], hits: int, who: str) -> tuple[AmbonState, list[Event], list[str]]:
+    """11.3: each hit disrupts a unit, or eliminates a disrupted one (an HQ or
+    a detachment dies to one hit).  Returns the ids eliminated."""
+    events: list[Event] = []
+    dead: list[str] = []
+    for _ in range(hits):
+        alive = [state.piece(p.id) for p in pieces if state.piece(p.id).where != ELIMINATED]
+        if not alive:
+            break
+        victim = hit_order(data, alive)[0]
+        if victim.disrupted or one_hit_kills(data, victim):
+            state = state.with_piece(replace(victim, where=ELIMINATED, disrupted=False))
+            dead.append(victim.id)
+            events.append(Event("11.3", f"{who} hit: {victim.id} is eliminated", {"unit": victim.id}))
+        else:
+            state = state.with_piece(replace(victim, disrupted=True))
+            events.append(Event("11.3", f"{who} hit: {victim.id} is disrupted", {"unit": victim.id}))
+    return state, events, dead
+
+
+def retreat_options(data: "AmbonData", state: AmbonState, piece: Piece, busy: frozenset[str] = frozenset()) -> list[tuple[bool, int, str]]:
+    """11.3: the hexes ``piece`` may retreat into, as (into EZOC, cost, hex),
+    best first: outside any EZOC where possible, then the lowest movement cost
+    (a road counts as lowest), never where it could not move, never into a hex
+    of defenders in an unresolved combat."""
+    gmap = data.map
+    cost = movement.movement_cost(data, state, piece.side)
+    ezoc = movement.zoc_of(data, state, other(piece.side))
+    friends = {p.where for p in state.on_map(piece.side) if p.id != piece.id}
+    here = gmap.hex(piece.where)
+    found = []
+    for n in here.neighbours():
+        label = gmap.label(n) if gmap.contains(n) else None
+        if label is None or label in busy:
+            continue
+        step = cost(here, n)
+        if step.halves is None:
+            continue
+        # 11.3 compares movement costs, not the EZOC surcharges (EZOC is its own criterion)
+        base = step.halves - sum(h for why, h in step.parts if "EZOC" in why)
+        found.append((n in ezoc, base, label not in friends, label))
+    found.sort()
+    return [(e, c, label) for e, c, _, label in found]

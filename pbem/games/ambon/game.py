@@ -1,0 +1,746 @@
+"""Ambon: Burning Sun & Little Seagulls -- the rules as a pure state machine.
+
+Sides ``japanese`` and ``allied``.  A message by the phasing side carries its
+orders for the current phase and, in order, for its following phases; the
+phase pointer moves forward as orders of a later phase appear and at the end
+of the message, and stops wherever the rules need the other side (a reveal)
+or dice keyed by a later message (DESIGN 4.3).  The other side's messages
+carry the reveals it owes, its decisions, or nothing.
+
+Orders (``[[order]]`` tables; one verb each)::
+
+    place = "AUS-HQ"      hex = "1215"                  # 4.1 Allied setup
+    conceal = "X1"        hex = "0913"  is = "dummy"    # 4.1, identity sealed
+    mine = "M1"           box = "mine-1" is = "real"    # 4.1, identity sealed
+    wave = "fw-laha"      units = ["3.A", ...]          # 4.2 Japanese setup
+    second_wave = "1:hitu-lama 2:laha"                  # 14.2, sealed note
+    setup = "historical"                                # the scenario file's setup
+    land = "fw-laha"  /  postpone = "fw-liang"          # 6.0
+    move = "3.A: 1410 1509"                             # 7.0
+    reveal = "X3"                                       # 13.1 (voluntary)
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Mapping, Sequence
+
+from pbem.engine.machine import (
+    DecisionDue,
+    DiceDue,
+    DiceRolled,
+    Event,
+    MessageEnd,
+    Opened,
+    Ordered,
+    ParsedOrders,
+    RevealDue,
+    Sealed,
+    illegal,
+    replace,
+)
+from pbem.engine.paths import format_mp, validate_path
+from pbem.errors import InputError
+from pbem.games.ambon import landing, movement, setup
+from pbem.games.ambon.data import AmbonData
+from pbem.games.ambon.state import (
+    A_BOMBARDMENT,
+    A_COMBAT,
+    A_MOVEMENT,
+    ALLIED,
+    ELIMINATED,
+    GAME_OVER,
+    J_BOMBARDMENT,
+    J_COMBAT,
+    J_MOVEMENT,
+    JAPANESE,
+    LANDING,
+    OFF_MAP,
+    PHASE_SIDE,
+    PHASES,
+    RECOVERY,
+    REMOVED,
+    SETUP_ALLIED,
+    SETUP_JAPANESE,
+    SUPPLY,
+    AmbonState,
+    Mine,
+    Piece,
+    Reveal,
+    other,
+)
+
+LAST_TURN = 10
+SUPPLY_TURN = 7
+OPTIONS = ("14.1", "14.2", "14.3", "14.4")
+VERBS = {
+    "place": (SETUP_ALLIED, ("hex",)),
+    "conceal": (SETUP_ALLIED, ("hex", "is")),
+    "mine": (SETUP_ALLIED, ("box", "is")),
+    "wave": (SETUP_JAPANESE, ("units",)),
+    "second_wave": (SETUP_JAPANESE, ()),
+    "setup": (None, ()),
+    "land": (LANDING, ()),
+    "postpone": (LANDING, ()),
+    "move": (None, ()),
+    "reveal": (None, ()),
+    "support": (None, ()),
+}
+STANDING_KINDS = {"hq-support": ("always", "never")}
+ORDER_PHASE = {
+    "place": SETUP_ALLIED,
+    "conceal": SETUP_ALLIED,
+    "mine": SETUP_ALLIED,
+    "wave": SETUP_JAPANESE,
+    "second-wave": SETUP_JAPANESE,
+    "land": LANDING,
+    "postpone": LANDING,
+}
+
+
+def _where(index: int, verb: str) -> str:
+    return f"order {index + 1} ({verb})"
+
+
+class AmbonGame:
+    """Full adjudication of Ambon (this module: setup, sequence of play,
+    landings, movement, zones of control, stacking, control)."""
+
+    name: ClassVar[str] = "ambon"
+    version: ClassVar[str] = "1"
+    sides: ClassVar[tuple[str, str]] = (JAPANESE, ALLIED)
+    side_colours: ClassVar[dict[str, str]] = {JAPANESE: "#c8a165", ALLIED: "#3b6fb6"}
+
+    def __init__(self, data_dir: str | None = None):
+        self.data = AmbonData(data_dir)
+        self.map = self.data.map
+
+    # ------------------------------------------------------------------ contract
+
+    def ruleset_files(self) -> Sequence[tuple[str, bytes]]:
+        return self.data.files()
+
+    def initial_state(self, setup_options: Mapping[str, Any]) -> AmbonState:
+        options = tuple(sorted(setup_options.get("rules", [])))
+        unknown = [o for o in options if o not in OPTIONS]
+        if unknown:
+            raise InputError(f"unknown optional rule(s) {', '.join(unknown)}; Ambon's are {', '.join(OPTIONS)}")
+        pieces = [Piece(u, ALLIED, "") for u in setup.allied_units(self.data, options)]
+        pieces += [Piece(x, ALLIED, "", concealed=True) for x in setup.CONCEALED]
+        pieces += [Piece(u, JAPANESE, "") for u in self.data.unit_ids(JAPANESE)]
+        mines = tuple(Mine(m, "") for m in setup.MINES)
+        return AmbonState(turn=1, phase=SETUP_ALLIED, pieces=tuple(pieces), mines=mines, options=options)
+
+    def is_over(self, state: AmbonState) -> bool:
+        return state.phase == GAME_OVER
+
+    def active_side(self, state: AmbonState) -> str:
+        return PHASE_SIDE.get(state.phase) or ALLIED
+
+    # ------------------------------------------------------------------ orders (syntax)
+
+    def parse_orders(self, document: Mapping[str, Any], side: str) -> ParsedOrders:
+        unknown = sorted(set(document) - {"order", "standing"})
+        if unknown:
+            raise InputError(f"orders: unknown top-level key(s) {', '.join(unknown)}", field=unknown[0])
+        from pbem.engine import standing
+
+        instructions = standing.parse(document, STANDING_KINDS)
+        orders = document.get("order", [])
+        if not isinstance(orders, list):
+            raise InputError("orders: 'order' must be an array of tables ([[order]])", field="order")
+        public: list[dict[str, Any]] = []
+        seals: dict[str, str] = {}
+        reveals: list[str] = []
+        for i, order in enumerate(orders):
+            if not isinstance(order, Mapping):
+                raise InputError(f"order {i + 1}: must be a table", field="order")
+            verbs = [k for k in order if k in VERBS]
+            if len(verbs) != 1:
+                raise InputError(
+                    f"order {i + 1}: give exactly one of {', '.join(VERBS)} (got {', '.join(sorted(order)) or 'nothing'})",
+                    field="order",
+                )
+            verb = verbs[0]
+            where = _where(i, verb)
+            extra = set(order) - {verb} - set(VERBS[verb][1])
+            missing = [k for k in VERBS[verb][1] if k not in order]
+            if extra or missing:
+                raise InputError(
+                    f"{where}: " + ", ".join([f"unknown field {k!r}" for k in sorted(extra)] + [f"missing field {k!r}" for k in missing]),
+                    field=(sorted(extra) + missing)[0],
+                )
+            value = order[verb]
+            if verb == "units" or (verb != "second_wave" and not isinstance(value, str)):
+                raise InputError(f"{where}: {verb} must be a string, got {value!r}", field=verb)
+            if verb == "place":
+                public.append({"type": "place", "unit": value, "hex": self._hexlabel(order["hex"], where)})
+            elif verb == "conceal":
+                self._slot_value(order["is"], ("dummy", "detachment"), where)
+                public.append({"type": "conceal", "piece": value, "hex": self._hexlabel(order["hex"], where)})
+                seals[value] = order["is"]
+            elif verb == "mine":
+                self._slot_value(order["is"], ("real", "dummy"), where)
+                public.append({"type": "mine", "marker": value, "box": str(order["box"])})
+                seals[value] = order["is"]
+            elif verb == "wave":
+                units = order["units"]
+                if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
+                    raise InputError(f"{where}: units must be a list of unit ids", field="units")
+                public.append({"type": "wave", "box": value, "units": list(units)})
+            elif verb == "second_wave":
+                if not isinstance(value, str):
+                    raise InputError(f"{where}: second_wave must read like \"1:hitu-lama 2:laha\"", field=verb)
+                plan = setup.parse_second_wave_note(self.data, value)
+                public.append({"type": "second-wave", "battalions": sorted(plan)})
+                seals[setup.SECOND_WAVE_SLOT] = value
+            elif verb == "setup":
+                if value != "historical":
+                    raise InputError(f"{where}: the only setup shortcut is \"historical\"", field=verb)
+                more, more_seals = self._historical(side)
+                public += more
+                seals.update(more_seals)
+            elif verb in ("land", "postpone"):
+                public.append({"type": verb, "box": value})
+            elif verb == "move":
+                unit, sep, path = value.partition(":")
+                hexes = path.split()
+                if not sep or not unit.strip() or not hexes:
+                    raise InputError(f"{where}: move must read 'UNIT: HEX HEX ...', got {value!r}", field=verb)
+                public.append({"type": "move", "unit": unit.strip(), "path": [self._hexlabel(h, where) for h in hexes]})
+            elif verb == "reveal":
+                reveals.append(value)
+            elif verb == "support":
+                public.append({"type": "support", "hq": value})
+        if instructions:
+            public.insert(0, {"type": "standing", **instructions})
+        return ParsedOrders(public=tuple(public), seals=seals, reveals=tuple(reveals))
+
+    def _hexlabel(self, text: Any, where: str) -> str:
+        if not isinstance(text, str):
+            raise InputError(f"{where}: hex must be a string like \"1609\", got {text!r}", field="hex")
+        try:
+            return self.map.label(self.map.hex(text))
+        except InputError as err:
+            raise InputError(f"{where}: {err}", field="hex") from err
+
+    @staticmethod
+    def _slot_value(value: Any, allowed: tuple[str, ...], where: str) -> None:
+        if value not in allowed:
+            raise InputError(f"{where}: is = {value!r} must be one of {', '.join(allowed)}", field="is")
+
+    def _historical(self, side: str) -> tuple[list[dict[str, Any]], dict[str, str]]:
+        """The scenario file's setup for ``side`` as explicit orders (and, for
+        the Allies, the example identities as seals)."""
+        scen = self.data.scenario
+        public: list[dict[str, Any]] = []
+        seals: dict[str, str] = {}
+        if side == ALLIED:
+            allied = scen["allied"]
+            for unit, hexlabel in allied["placements"].items():
+                public.append({"type": "place", "unit": unit, "hex": hexlabel})
+            secret = scen.get("secret", {})
+            for piece, hexlabel in allied["concealed"].items():
+                public.append({"type": "conceal", "piece": piece, "hex": hexlabel})
+                seals[piece] = secret["concealed"][piece]
+            for marker, box in allied["mines"].items():
+                public.append({"type": "mine", "marker": marker, "box": box})
+                seals[marker] = secret["mines"][marker]
+        else:
+            for box, units in scen["japanese"]["boxes"].items():
+                public.append({"type": "wave", "box": box, "units": list(units)})
+        return public, seals
+
+    # ------------------------------------------------------------------ the state machine
+
+    def apply(self, state: AmbonState, action: Any) -> tuple[AmbonState, list[Event]]:
+        if state.phase == GAME_OVER and not isinstance(action, MessageEnd):
+            raise illegal("5.0", "the game is over")
+        if isinstance(action, Sealed):
+            state, events = self._sealed(state, action)
+        elif isinstance(action, Opened):
+            state, events = self._opened(replace(state, seq=action.seq), action)
+        elif isinstance(action, Ordered):
+            state, events = self._ordered(replace(state, seq=action.seq), action)
+        elif isinstance(action, DiceRolled):
+            state, events = self._rolled(state, action)
+        elif isinstance(action, MessageEnd):
+            state, events = self._message_end(replace(state, seq=action.seq), action)
+        else:
+            raise TypeError(f"unknown action {action!r}")
+        state, more = self._progress(state)
+        return state, events + more
+
+    def awaiting(self, state: AmbonState) -> tuple[Any, ...]:
+        due: list[Any] = [RevealDue(r.side, r.slot, r.rule) for r in state.owed]
+        for l in state.landings:
+            if l.stage == "roll":
+                due.append(DiceDue(landing.label(l), 1, 6, l.key_seq, f"landing on {self.data.lanes[l.lane].target}"))
+        lc = state.landing_combat
+        if lc is not None and lc.stage == "support":
+            target = self.data.lanes[lc.lane].target
+            options = tuple(landing.supporting_hqs(self.data, state, ALLIED, target)) + ("none",)
+            due.append(DecisionDue(ALLIED, "hq-support", f"support the defence of {target}?", options, rule="11.1"))
+        elif lc is not None:
+            due.append(DiceDue(landing.combat_label(lc), 1, 6, lc.key_seq, f"landing combat on {self.data.lanes[lc.lane].target}"))
+        return tuple(due)
+
+    # ------------------------------------------------------------------ hidden information
+
+    def _slot_owner(self, slot: str) -> str | None:
+        if slot in setup.CONCEALED or slot in setup.MINES:
+            return ALLIED
+        if slot == setup.SECOND_WAVE_SLOT:
+            return JAPANESE
+        return None
+
+    def _sealed(self, state: AmbonState, action: Sealed) -> tuple[AmbonState, list[Event]]:
+        owner = self._slot_owner(action.slot)
+        if owner != action.side:
+            raise illegal("4.1", f"{action.side} cannot seal slot {action.slot!r}")
+        phase = SETUP_ALLIED if owner == ALLIED else SETUP_JAPANESE
+        if state.phase != phase:
+            raise illegal("4.1", f"slot {action.slot!r} is sealed during the {phase} phase, not {state.phase}")
+        if action.slot == setup.SECOND_WAVE_SLOT and not state.option("14.2"):
+            raise illegal("14.2", "a Second Wave note is sealed only with optional rule 14.2")
+        return replace(state, sealed=state.sealed + ((action.side, action.slot),)), []
+
+    def _opened(self, state: AmbonState, action: Opened) -> tuple[AmbonState, list[Event]]:
+        owner = self._slot_owner(action.slot)
+        if owner != action.side:
+            raise illegal("4.1", f"{action.side} has no slot {action.slot!r} to reveal")
+        allowed = {"X": ("dummy", "detachment"), "M": ("real", "dummy")}.get(action.slot[0])
+        if action.slot != setup.SECOND_WAVE_SLOT and action.value not in (allowed or ()):
+            raise illegal("4.1", f"{action.slot} is revealed as {action.value!r}, which it cannot be")
+        if state.opened(action.slot) is not None:
+            raise illegal("4.1", f"{action.slot} is already revealed")
+        state = replace(state, published=state.published + ((action.slot, action.value),))
+        if state.owes(action.slot):
+            return self._apply_reveal(state, action.slot)
+        return state, []
+
+    def _owe(self, state: AmbonState, reveals: Sequence[Reveal]) -> tuple[AmbonState, list[Event]]:
+        """Reveals the rules demand now: made at once if already published in
+        this message, else owed (answered by the owner's next message)."""
+        events: list[Event] = []
+        for reveal in reveals:
+            if state.owes(reveal.slot):
+                continue
+            state = replace(state, owed=state.owed + (reveal,))
+            if state.opened(reveal.slot) is not None:
+                state, more = self._apply_reveal(state, reveal.slot)
+                events += more
+            else:
+                events.append(Event(reveal.rule, f"{reveal.slot} must be revealed ({reveal.why})", {"slot": reveal.slot}))
+        return state, events
+
+    def _apply_reveal(self, state: AmbonState, slot: str) -> tuple[AmbonState, list[Event]]:
+        value = state.opened(slot)
+        reveal = next((r for r in state.owed if r.slot == slot), None)
+        rule = reveal.rule if reveal else "13.1"
+        state = replace(state, owed=tuple(r for r in state.owed if r.slot != slot))
+        if slot in setup.MINES:
+            mine = state.mine(slot)
+            return state.with_mine(replace(mine, status=value)), [
+                Event(rule, f"mine marker {slot} in {mine.box} is revealed: {value}", {"slot": slot, "value": value})
+            ]
+        if slot == setup.SECOND_WAVE_SLOT:
+            return self._place_second_wave(state, value)
+        piece = state.piece(slot)
+        if value == "dummy":
+            state = state.with_piece(replace(piece, where=REMOVED, concealed=False, identity="dummy"))
+            state, more = landing.ready(self.data, state, state.seq)
+            return state, [Event(rule, f"{slot} in {piece.where} is revealed: a dummy, removed from the game",
+                                 {"slot": slot, "value": value})] + more
+        state = state.with_piece(replace(piece, concealed=False, identity="detachment"))
+        events = [Event(rule, f"{slot} in {piece.where} is revealed: a detachment", {"slot": slot, "value": value})]
+        state, more = self._entered(state, state.piece(slot), piece.where)  # 7.2: effects of its move
+        state, more2 = landing.ready(self.data, state, state.seq)
+        return state, events + more + more2
+
+    def _place_second_wave(self, state: AmbonState, note: str) -> tuple[AmbonState, list[Event]]:
+        """14.2: the note is revealed in the turn-1 Recovery Phase; the two battalions are placed."""
+        plan = setup.parse_second_wave_note(self.data, note)
+        pieces = []
+        for battalion, lane in plan.items():
+            box = self.data.lanes[lane].second_wave
+            pieces += [replace(state.piece(u), where=box) for u in setup.BATTALIONS[battalion]]
+        state = replace(state.with_pieces(pieces), second_wave_note=note)
+        return state, [Event("14.2", f"the Second Wave note is revealed: {note}; the battalions are placed")]
+
+    # ------------------------------------------------------------------ orders (rules)
+
+    def _ordered(self, state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:
+        order = action.order
+        kind = order.get("type")
+        side = action.side
+        events: list[Event] = []
+        if kind == "standing":
+            instructions = {k: v for k, v in order.items() if k != "type"}
+            said = ", ".join(f"{k} = {v}" for k, v in sorted(instructions.items()))
+            return replace(state, standing=state.standing.updated(side, instructions)), [
+                Event("DESIGN 4.3", f"{side} standing instructions: {said}")
+            ]
+        if kind == "support":
+            if side != ALLIED:
+                raise illegal("6.3", "the Japanese may not use HQ support in a landing combat")
+            return landing.decide_support(self.data, state, order["hq"], action.seq)
+        target_phase = ORDER_PHASE.get(kind)
+        if kind == "move":
+            target_phase = J_MOVEMENT if side == JAPANESE else A_MOVEMENT
+        if target_phase is None:
+            raise illegal("5.0", f"order {action.index + 1}: {kind!r} is not an Ambon order")
+        if PHASE_SIDE[target_phase] != side:
+            raise illegal("5.0", f"order {action.index + 1}: a {kind} order is the {PHASE_SIDE[target_phase]} player's")
+        state, events = self._reach(state, target_phase, side, action.index, kind)
+        handler = getattr(self, "_" + kind.replace("-", "_"))
+        state, more = handler(state, action)
+        return state, events + more
+
+    def _reach(self, state: AmbonState, phase: str, side: str, index: int, kind: str) -> tuple[AmbonState, list[Event]]:
+        """Move the phase pointer forward to ``phase`` for ``side``'s order,
+        ending the phases between (5.0), if nothing blocks them."""
+        events: list[Event] = []
+        if PHASES.index(phase) < PHASES.index(state.phase) if state.phase in PHASES else True:
+            raise illegal("5.0", f"order {index + 1}: a {kind} order belongs to the {phase} phase; it is the {state.phase} phase")
+        while state.phase != phase:
+            if PHASE_SIDE.get(state.phase) != side:
+                raise illegal("5.0", f"order {index + 1}: it is the {state.phase} phase, not yet {phase}")
+            blocker = self._blocker(state)
+            if blocker:
+                raise illegal("5.0", f"order {index + 1}: the {state.phase} phase cannot end yet: {blocker}")
+            state, more = self._end_phase(state)
+            events += more
+        return state, events
+
+    def _place(self, state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:
+        unit, where = action.order["unit"], action.order["hex"]
+        if unit in setup.CONCEALED or not state.has_piece(unit) or state.piece(unit).side != ALLIED:
+            raise illegal("4.1", f"{unit!r} is not an Allied unit in this game")
+        if self.map.terrain_at(self.map.hex(where)) == movement.SEA:
+            raise illegal("4.1", f"{unit} cannot set up in the sea hex {where}")
+        return state.with_piece(replace(state.piece(unit), where=where)), []
+
+    def _conceal(self, state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:
+        pid, where = action.order["piece"], action.order["hex"]
+        if pid not in setup.CONCEALED:
+            raise illegal("4.1", f"{pid!r} is not a concealed piece (X1-X8)")
+        if self.map.hex(where) not in self.map.coastal:
+            raise illegal("4.1", f"concealed piece {pid} must be placed on a coastal hex, not {where}")
+        return state.with_piece(replace(state.piece(pid), where=where)), []
+
+    def _mine(self, state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:
+        marker, box = action.order["marker"], action.order["box"]
+        if box not in self.map.boxes or self.map.boxes[box].kind != "mines":
+            mine_boxes = [b for b, spec in self.map.boxes.items() if spec.kind == "mines"]
+            raise illegal("4.1", f"mine marker {marker} must go in a mine box ({', '.join(mine_boxes)}), not {box!r}")
+        return state.with_mine(replace(state.mine(marker), box=box)), []
+
+    def _wave(self, state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:
+        box, units = action.order["box"], action.order["units"]
+        spec = self.map.boxes.get(box)
+        if spec is None or spec.kind not in ("first-wave", "second-wave"):
+            raise illegal("4.2", f"{box!r} is not a First or Second Wave box")
+        pieces = []
+        for unit in units:
+            if not state.has_piece(unit) or state.piece(unit).side != JAPANESE:
+                raise illegal("4.2", f"{unit!r} is not a Japanese unit")
+            pieces.append(replace(state.piece(unit), where=box))
+        return state.with_pieces(pieces), []
+
+    def _second_wave(self, state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:
+        """14.2: the two Second Wave battalions stay off-map; their beaches are in the sealed note."""
+        if not state.option("14.2"):
+            raise illegal("14.2", "the Second Wave is kept off-map only with optional rule 14.2")
+        battalions = action.order.get("battalions", [])
+        if len(battalions) != 2 or any(b not in setup.BATTALIONS for b in battalions):
+            raise illegal("14.2", f"two battalions go in the Second Wave note, not {battalions!r}")
+        pieces = [replace(state.piece(u), where=OFF_MAP) for b in battalions for u in setup.BATTALIONS[b]]
+        return state.with_pieces(pieces), [
+            Event("14.2", f"battalions {' and '.join(battalions)} are kept off-map; their beaches are in a sealed note")
+        ]
+
+    def _land(self, state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:
+        return landing.start(self.data, state, action.order["box"], action.seq)
+
+    def _postpone(self, state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:
+        box = action.order["box"]
+        lane = self.data.lane_of_box(box)
+        if lane is None or lane.first_wave != box or not state.at(box):
+            raise illegal("6.0", f"{box!r} is not a First Wave box holding units")
+        return state, [Event("6.0", f"the landing from {box} is postponed to the next turn")]
+
+    def _move(self, state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:
+        """7.0-7.2, 8.0: move one unit along a path the player gives."""
+        unit_id, path = action.order["unit"], list(action.order["path"])
+        side = action.side
+        if not state.has_piece(unit_id):
+            raise illegal("7.0", f"there is no unit {unit_id!r}")
+        piece = state.piece(unit_id)
+        if piece.side != side or not piece.on_map:
+            raise illegal("7.0", f"{unit_id} is not a {side} unit on the map")
+        if piece.penalty in ("no-move", "opposed"):
+            rule = "6.3" if piece.penalty == "opposed" else "6.2"
+            raise illegal(rule, f"{unit_id} landed this turn under a {'No Move' if rule == '6.2' else 'opposed landing'} marker and may not move")
+        if state.turn == 1 and side == ALLIED and unit_id not in movement.turn1_movers(self.data, state):
+            raise illegal("7.1", f"on turn 1 only Allied units within 4 land hexes of a Japanese unit may move; {unit_id} in {piece.where} is not")
+        if path[0] != piece.where:
+            raise illegal("7.0", f"{unit_id}'s path must start in its hex {piece.where}, not {path[0]}")
+        left = movement.allowance(self.data, piece) - piece.spent
+        route = validate_path(
+            unit_id, path, left, movement.movement_cost(self.data, state, side), grid=self.map.grid, rule="7.0"
+        )
+        events = [Event("7.0", f"{unit_id} moves {' '.join(path)} for {format_mp(route.cost)}"
+                        + (f" ({format_mp(left - route.cost)} left)" if left - route.cost else ""),
+                        {"unit": unit_id, "path": path, "cost_half_mp": route.cost})]
+        spent = piece.spent
+        for h, paid in zip(route.hexes[1:], route.steps):
+            where = self.map.label(h)
+            spent += paid
+            state = state.with_piece(replace(state.piece(unit_id), where=where, spent=spent, moved=True))
+            state, more = self._entered(state, state.piece(unit_id), where)
+            events += more
+            if not state.piece(unit_id).on_map:
+                break  # 7.2: a dummy revealed on the way is removed; its move ends
+        return state, events
+
+    def _entered(self, state: AmbonState, piece: Piece, where: str) -> tuple[AmbonState, list[Event]]:
+        """What happens when ``piece`` is in ``where`` after a move (or a reveal
+        made there): 8.0 and 7.2 reveals, 3.1 control, 6.5 beachheads."""
+        events: list[Event] = []
+        h = self.map.hex(where)
+        if piece.side == JAPANESE:
+            reach = [
+                p for p in state.on_map(ALLIED)
+                if p.concealed and self._zoc_reaches(h, self.map.hex(p.where))
+            ]
+            state, more = self._owe(state, [Reveal(p.id, "8.0", f"{piece.id}'s ZOC reaches {p.where}") for p in reach])
+            events += more
+            if h in self.map.key_locations and state.controller(where) != JAPANESE:
+                state = replace(state, control=state.control + ((where, state.turn),))
+                events.append(Event("3.1", f"{piece.id} takes {self.map.key_locations[h].name} ({where}) on turn {state.turn}"))
+            if where in [lane.target for lane in self.data.lanes.values()]:
+                state, more = landing.place_beachhead(state, where)
+                events += more
+            return state, events
+        # Allied
+        if piece.concealed:
+            reasons = []
+            if h in movement.zoc_of(self.data, state, JAPANESE):
+                reasons.append(Reveal(piece.id, "7.2", f"entered a Japanese ZOC at {where}"))
+            elif where in state.beachheads:
+                reasons.append(Reveal(piece.id, "7.2", f"entered the beachhead at {where}"))
+            elif h in self.map.key_locations and state.controller(where) == JAPANESE:
+                reasons.append(Reveal(piece.id, "7.2", f"entered the Japanese-held key location {where}"))
+            return self._owe(state, reasons)
+        if piece.identity == "dummy":
+            return state, events
+        if where in state.beachheads:
+            state, more = landing.capture_beachhead(self.data, state, where)
+            events += more
+        if h in self.map.key_locations and state.controller(where) == JAPANESE:
+            state = replace(state, control=tuple(c for c in state.control if c[0] != where))
+            events.append(Event("3.1", f"{piece.id} retakes {self.map.key_locations[h].name} ({where}) for the Allies"))
+        return state, events
+
+    def _zoc_reaches(self, source: Any, target: Any) -> bool:
+        return (
+            source.is_adjacent(target)
+            and self.map.terrain_at(target) != movement.SEA
+            and not self.map.has("all_sea", source, target)
+        )
+
+    # ------------------------------------------------------------------ dice
+
+    def _rolled(self, state: AmbonState, action: DiceRolled) -> tuple[AmbonState, list[Event]]:
+        if len(action.values) != 1 or not 1 <= action.values[0] <= 6:
+            raise illegal("5.0", f"{action.label}: expected one d6, got {action.values}")
+        die = action.values[0]
+        lc = state.landing_combat
+        if lc is not None and lc.stage == "roll" and landing.combat_label(lc) == action.label:
+            state, events, landed = landing.resolve_combat(self.data, state, die)
+            return self._landed(state, events, landed)
+        for l in state.landings:
+            if l.stage == "roll" and landing.label(l) == action.label:
+                state, events = landing.resolve(self.data, state, l, die)
+                return self._landed(state, events, events[-1].data.get("landed", []))
+        raise illegal("5.0", f"no roll labelled {action.label!r} is due")
+
+    def _landed(self, state: AmbonState, events: list[Event], landed: list[str]) -> tuple[AmbonState, list[Event]]:
+        """Units that came ashore enter their hex: 3.1, 6.5, 8.0."""
+        if landed:
+            piece = state.piece(landed[0])
+            state, more = self._entered(state, piece, piece.where)
+            events = events + more
+        return state, events
+
+    # ------------------------------------------------------------------ the sequence of play (5.0)
+
+    def _blocker(self, state: AmbonState) -> str:
+        if state.owed:
+            return f"{state.owed[0].side} owes the reveal of {', '.join(r.slot for r in state.owed)}"
+        rolling = [l for l in state.landings if l.stage in ("reveals", "roll")]
+        if rolling:
+            return f"the landing from {self.data.lanes[rolling[0].lane].first_wave} is not resolved"
+        if state.landing_combat is not None:
+            return f"the landing combat from {self.data.lanes[state.landing_combat.lane].first_wave} is not resolved"
+        return ""
+
+    def _message_end(self, state: AmbonState, action: MessageEnd) -> tuple[AmbonState, list[Event]]:
+        events: list[Event] = []
+        # 13.1: reveals made without a rule demanding them take effect now
+        for slot, _ in state.published:
+            if self._slot_owner(slot) == action.side and self._unapplied(state, slot):
+                state, more = self._apply_reveal(state, slot)
+                events += more
+        if action.seq < 1 or PHASE_SIDE.get(state.phase) != action.side:
+            return state, events
+        state = replace(state, closing=True)
+        while True:
+            if self._blocker(state):
+                return state, events
+            state, more = self._end_phase(state)
+            events += more
+            if PHASE_SIDE.get(state.phase) != action.side:
+                return state, events
+            state = replace(state, closing=True)
+
+    def _unapplied(self, state: AmbonState, slot: str) -> bool:
+        if slot in setup.MINES:
+            return state.mine(slot).status == "hidden"
+        if slot in setup.CONCEALED:
+            return state.piece(slot).concealed
+        return slot == setup.SECOND_WAVE_SLOT and not state.second_wave_note
+
+    def _progress(self, state: AmbonState) -> tuple[AmbonState, list[Event]]:
+        """A closing phase whose blockers have cleared ends; automatic phases run."""
+        events: list[Event] = []
+        while state.phase != GAME_OVER and (state.closing or state.phase not in PHASE_SIDE):
+            if self._blocker(state):
+                break
+            state, more = self._end_phase(state)
+            events += more
+        return state, events
+
+    def _end_phase(self, state: AmbonState) -> tuple[AmbonState, list[Event]]:
+        """End the current phase and open the next (5.0)."""
+        phase = state.phase
+        events: list[Event] = []
+        if phase == SETUP_ALLIED:
+            setup.check_allied_setup(self.data, state)
+            events.append(Event("4.1", "the Allied setup is complete"))
+            return replace(state, phase=SETUP_JAPANESE, closing=False), events
+        if phase == SETUP_JAPANESE:
+            setup.check_japanese_setup(self.data, state)
+            events.append(Event("4.2", "the Japanese setup is complete; turn 1 begins"))
+            return self._open(replace(state, closing=False), LANDING, events)
+        if phase == LANDING:
+            state, more = landing.sweep(self.data, state)
+            return self._open(state, J_MOVEMENT, events + more)
+        if phase in (J_MOVEMENT, A_MOVEMENT):
+            state = state.with_pieces(replace(p, spent=0) for p in state.pieces if p.spent)
+        following = {
+            J_MOVEMENT: J_BOMBARDMENT,
+            J_BOMBARDMENT: J_COMBAT,
+            J_COMBAT: A_MOVEMENT,
+            A_MOVEMENT: A_BOMBARDMENT,
+            A_BOMBARDMENT: A_COMBAT,
+            A_COMBAT: RECOVERY,
+        }
+        if phase in following:
+            return self._open(state, following[phase], events)
+        if phase == RECOVERY:
+            return self._end_recovery(state, events)
+        if phase == SUPPLY:
+            return self._next_turn(state, events)
+        raise illegal("5.0", f"no phase follows {phase}")
+
+    def _open(self, state: AmbonState, phase: str, events: list[Event]) -> tuple[AmbonState, list[Event]]:
+        state = replace(state, phase=phase, closing=False)
+        if phase == A_MOVEMENT and state.turn == 1:
+            events.append(Event("7.1", "turn 1: only Allied units within 4 land hexes of a Japanese unit may move"))
+        if phase == RECOVERY:
+            if state.turn <= 2:
+                events.append(Event("12.0", f"turn {state.turn}: the Japanese may not make recovery checks"))
+            if state.turn == 1 and state.option("14.2"):
+                state, more = self._owe(state, [Reveal(setup.SECOND_WAVE_SLOT, "14.2", "turn-1 Recovery Phase", JAPANESE)])
+                events += more
+        return state, events
+
+    def _end_recovery(self, state: AmbonState, events: list[Event]) -> tuple[AmbonState, list[Event]]:
+        if state.turn == SUPPLY_TURN:
+            return replace(state, phase=SUPPLY, closing=False), events
+        return self._next_turn(state, events)
+
+    def _next_turn(self, state: AmbonState, events: list[Event]) -> tuple[AmbonState, list[Event]]:
+        if state.turn >= LAST_TURN:
+            events.append(Event("3.0", f"turn {state.turn} was the last; the game is over"))
+            return replace(state, phase=GAME_OVER, closing=False), events
+        fresh = [replace(p, penalty="", moved=False, attacked=False, bombarded=False, spent=0) for p in state.pieces]
+        state = replace(state.with_pieces(fresh), turn=state.turn + 1)
+        events.append(Event("5.0", f"turn {state.turn} begins"))
+        return self._open(state, LANDING, events)
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, state: AmbonState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
+        secrets = secrets or {}
+        own = side == ALLIED
+        units = []
+        stacks: dict[str, list[dict[str, Any]]] = {}
+        for p in state.pieces:
+            if p.where in ("", REMOVED):
+                continue
+            item: dict[str, Any] = {"id": p.id, "side": p.side, "where": p.where, "flipped": p.disrupted}
+            if p.concealed:
+                item["type"] = "concealed"
+                if own and p.id in secrets:
+                    item["identity"] = secrets[p.id]
+                    item["private"] = True
+            else:
+                spec = self.data.spec(p)
+                item.update(type=spec.kind, combat=str(spec.combat), move=format_mp(spec.move, unit=False))
+                if p.identity:
+                    item["identity"] = p.identity
+            if p.penalty:
+                item["status"] = p.penalty
+            if p.where == ELIMINATED:
+                continue
+            units.append(item)
+            marker = "disrupted" if p.disrupted else (p.penalty or "")
+            label = p.id if not p.concealed else ("?" if not (own and p.id in secrets) else f"{p.id}:{secrets[p.id][:3]}")
+            stacks.setdefault(p.where, []).append({"label": label, "side": p.side, **({"marker": marker} if marker else {})})
+        for b in state.beachheads:
+            stacks.setdefault(b, []).append({"label": "beachhead", "marker": "beachhead"})
+        mines = []
+        for m in state.mines:
+            if m.box in ("", REMOVED):
+                continue
+            shown = m.status if m.status != "hidden" else ("hidden" if not own else f"hidden ({secrets.get(m.id, '?')})")
+            mines.append({"id": m.id, "box": m.box, "status": shown})
+        return {
+            "game": self.name,
+            "turn": state.turn,
+            "phase": state.phase,
+            "active": PHASE_SIDE.get(state.phase),
+            "over": state.phase == GAME_OVER,
+            "options": list(state.options),
+            "units": units,
+            "eliminated": [p.id for p in state.pieces if p.where == ELIMINATED],
+            "stacks": stacks,
+            "mines": mines,
+            "beachheads": list(state.beachheads),
+            "control": [{"hex": h, "turn": t} for h, t in state.control],
+            "owed": [{"slot": r.slot, "side": r.side, "rule": r.rule, "why": r.why} for r in state.owed],
+        }
+
+    def check_seals(self, state: AmbonState, side: str, store: Mapping[str, str]) -> list[str]:
+        """The owner's client checks its sealed values before sending (4.1, 14.2)."""
+        relevant = (state.phase == SETUP_ALLIED and side == ALLIED) or (state.phase == SETUP_JAPANESE and side == JAPANESE)
+        return setup.check_secrets(side, store, state.options) if relevant else []
+
+    def audit(self, state: AmbonState, stores: Mapping[str, Mapping[str, str]]) -> list[str]:
+        """After the game: the hidden setup obeyed 4.1 (and 14.2)."""
+        problems = []
+        for side in self.sides:
+            problems += setup.check_secrets(side, stores.get(side, {}), state.options)
+        return problems

@@ -1,0 +1,345 @@
+"""Landings (6.0-6.5): mine checks, unopposed and opposed landing tables,
+second waves and minesweeping, beachheads."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from pbem.engine.machine import Event, illegal, replace
+from pbem.games.ambon.state import (
+    ALLIED,
+    ELIMINATED,
+    JAPANESE,
+    REMOVED,
+    AmbonState,
+    Landing,
+    LandingCombat,
+    Piece,
+    Reveal,
+)
+
+if TYPE_CHECKING:
+    from pbem.games.ambon.data import AmbonData, Lane
+
+KURE_NATIONALITY = "kure"
+
+
+def landing_units(data: "AmbonData", state: AmbonState, box: str) -> tuple[str, ...]:
+    return tuple(p.id for p in state.at(box))
+
+
+def beach_reveals(state: AmbonState, target: str) -> list[Reveal]:
+    """6.3: concealed Allied pieces on the beach must be revealed first."""
+    return [
+        Reveal(p.id, "6.3", f"concealed piece on the beach {target}")
+        for p in state.at(target)
+        if p.concealed and not state.owes(p.id)
+    ]
+
+
+def mine_reveals(state: AmbonState, lane: "Lane") -> list[Reveal]:
+    """6.1: the Allied player reveals the mine markers in the lane's mine box."""
+    if not lane.mine_box:
+        return []
+    return [
+        Reveal(m.id, "6.1", f"mine check in {lane.mine_box}")
+        for m in state.mines
+        if m.box == lane.mine_box and m.status == "hidden" and not state.owes(m.id)
+    ]
+
+
+def start(data: "AmbonData", state: AmbonState, box: str, seq: int) -> tuple[AmbonState, list[Event]]:
+    """6.0: the Japanese attempt a landing from First Wave box ``box``."""
+    lane = data.lane_of_box(box)
+    if lane is None or lane.first_wave != box:
+        raise illegal("6.0", f"{box!r} is not a First Wave box ({', '.join(l.first_wave for l in data.lanes.values())})")
+    units = landing_units(data, state, box)
+    if not units:
+        raise illegal("6.0", f"no Japanese unit is in {box}")
+    if any(l.lane == lane.id for l in state.landings):
+        raise illegal("6.0", f"the landing from {box} has already been ordered this turn")
+    owed = mine_reveals(state, lane) + beach_reveals(state, lane.target)
+    landing = Landing(lane.id, units, "reveals" if owed else "roll", key_seq=seq)
+    events = [Event("6.0", f"{', '.join(units)} attempt a landing from {box} on {lane.target}")]
+    if owed:
+        events.append(
+            Event("6.1", f"the Allied player owes the reveal of {', '.join(r.slot for r in owed)}", {"slots": [r.slot for r in owed]})
+        )
+    state = replace(state, landings=state.landings + (landing,), owed=state.owed + tuple(owed))
+    state, more = ready(data, state, seq)
+    return state, events + more
+
+
+def ready(data: "AmbonData", state: AmbonState, seq: int) -> tuple[AmbonState, list[Event]]:
+    """Landings whose reveals are all made: the die becomes due, keyed by the
+    message being applied now (DESIGN 4.3)."""
+    events: list[Event] = []
+    landings = []
+    for landing in state.landings:
+        if landing.stage == "reveals":
+            lane = data.lanes[landing.lane]
+            waiting = [
+                r for r in state.owed
+                if (r.rule == "6.1" and state.mine(r.slot).box == lane.mine_box)
+                or (r.rule == "6.3" and state.has_piece(r.slot) and state.piece(r.slot).where == lane.target)
+            ]
+            if not waiting:
+                landing = _classify(data, state, landing, seq)
+                events.append(
+                    Event(
+                        "6.3" if landing.opposed else "6.2",
+                        f"landing on {lane.target}: {'opposed' if landing.opposed else 'unopposed'}, "
+                        f"{landing.real_mines} real mine(s); one die is due",
+                    )
+                )
+        elif landing.stage == "roll" and landing.key_seq == 0:
+            landing = _classify(data, state, landing, seq)
+        landings.append(landing)
+    return replace(state, landings=tuple(landings)), events
+
+
+def _classify(data: "AmbonData", state: AmbonState, landing: Landing, seq: int) -> Landing:
+    lane = data.lanes[landing.lane]
+    real = sum(1 for m in state.mines if lane.mine_box and m.box == lane.mine_box and m.status == "real")
+    defenders = [p for p in state.at(lane.target) if p.side == ALLIED]
+    return replace(landing, stage="roll", key_seq=seq, opposed=bool(defenders), real_mines=real)
+
+
+def label(landing: Landing) -> str:
+    return f"landing {landing.lane}"
+
+
+def modifiers(data: "AmbonData", state: AmbonState, landing: Landing) -> list[tuple[str, int]]:
+    """6.2/6.3 DRMs: +1 Kure 1 Special landing, -1 per revealed real mine, +1 on turn 4 and later."""
+    mods = []
+    if any(data.spec(state.piece(u)).nationality == KURE_NATIONALITY for u in landing.units):
+        mods.append(("Kure 1 Special landing", int(data.value("landing_drm_kure", 1))))
+    if landing.real_mines:
+        mods.append((f"{landing.real_mines} real mine(s)", int(data.value("landing_drm_per_mine", -1)) * landing.real_mines))
+    if state.turn >= int(data.value("landing_late_turn", 4)):
+        mods.append((f"turn {state.turn}", int(data.value("landing_drm_late", 1))))
+    return mods
+
+
+def resolve(data: "AmbonData", state: AmbonState, landing: Landing, die: int) -> tuple[AmbonState, list[Event]]:
+    """Roll on the 6.2 or 6.3 table and apply the result."""
+    lane = data.lanes[landing.lane]
+    mods = modifiers(data, state, landing)
+    total = die + sum(m for _, m in mods)
+    table = data.charts.table("opposed_landing" if landing.opposed else "unopposed_landing")
+    result = table.result(table.columns[0], total)
+    shown = f"roll {die}" + "".join(f" {m:+d} ({why})" for why, m in mods) + (f" = {total}" if mods else "")
+    rule = "6.3" if landing.opposed else "6.2"
+    done = replace(landing, stage="done")
+    state = replace(state, landings=tuple(done if l.lane == landing.lane else l for l in state.landings))
+    if result == "delayed":
+        return state, [Event(rule, f"landing on {lane.target}: {shown} -> landing delayed; the units stay in {lane.first_wave}")]
+    if result.startswith("combat"):
+        factor = result.partition("-")[2] or "1"
+        state = replace(
+            state,
+            landings=tuple(replace(l, stage="combat") if l.lane == landing.lane else l for l in state.landings),
+        )
+        event = Event(rule, f"landing on {lane.target}: {shown} -> landing combat at {factor} attacker CS",
+                      {"lane": landing.lane, "factor": factor, "roll": die, "total": total})
+        state, more = begin_combat(data, state, landing.lane, factor)
+        return state, [event] + more
+    penalty = {"no-move": "no-move", "-2mp": "-2mp"}.get(result)
+    if penalty is None:
+        raise illegal(rule, f"unknown landing result {result!r} in the data")
+    pieces = [replace(state.piece(u), where=lane.target, penalty=penalty) for u in landing.units]
+    state = state.with_pieces(pieces)
+    what = "no movement this turn" if penalty == "no-move" else "-2 MP this turn"
+    return state, [Event(rule, f"landing on {lane.target}: {shown} -> landing succeeds, {what}",
+                         {"lane": landing.lane, "roll": die, "total": total, "result": result, "landed": list(landing.units)})]
+
+
+def place_beachhead(state: AmbonState, target: str) -> tuple[AmbonState, list[Event]]:
+    """6.5: a Japanese unit entering a landing hex places a beachhead marker."""
+    if target in state.beachheads or target in state.lost_beachheads:
+        return state, []
+    return replace(state, beachheads=state.beachheads + (target,)), [
+        Event("6.5", f"beachhead established on {target}")
+    ]
+
+
+def capture_beachhead(data: "AmbonData", state: AmbonState, where: str) -> tuple[AmbonState, list[Event]]:
+    """6.5: an Allied unit (not a dummy) entering a beachhead removes it for
+    good; Japanese units still to land there are eliminated."""
+    if where not in state.beachheads:
+        return state, []
+    state = replace(
+        state,
+        beachheads=tuple(b for b in state.beachheads if b != where),
+        lost_beachheads=state.lost_beachheads + (where,),
+    )
+    doomed = []
+    for lane in data.lanes.values():
+        if lane.target == where:
+            doomed += [p for p in state.pieces if p.where in (lane.first_wave, lane.second_wave)]
+    state = state.with_pieces(replace(p, where=ELIMINATED) for p in doomed)
+    events = [Event("6.5", f"the Allies capture the beachhead on {where}; it can never be a beachhead again")]
+    if doomed:
+        events.append(Event("6.5", f"{', '.join(p.id for p in doomed)} could still land there and are eliminated"))
+    return state, events
+
+
+def sweep(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]]:
+    """6.4: after the landings, second waves move up and mines are swept.
+
+    Second Wave units move to their lane's First Wave box unless a
+    non-artillery unit is still there.  In each mine box a landing used this
+    turn, revealed dummy markers are removed and one revealed real marker is
+    swept (ambon-notes: one removal per mine box per turn it was used)."""
+    events: list[Event] = []
+    for lane in data.lanes.values():
+        waiting = state.at(lane.second_wave)
+        if not waiting:
+            continue
+        blocking = [p for p in state.at(lane.first_wave) if not data.spec(p).artillery]
+        if blocking:
+            events.append(Event("6.4", f"the Second Wave in {lane.second_wave} waits: {blocking[0].id} is still in {lane.first_wave}"))
+            continue
+        state = state.with_pieces(replace(p, where=lane.first_wave) for p in waiting)
+        events.append(Event("6.4", f"{', '.join(p.id for p in waiting)} move up to {lane.first_wave}"))
+    used = sorted({data.lanes[l.lane].mine_box for l in state.landings if data.lanes[l.lane].mine_box})
+    for box in used:
+        in_box = [m for m in state.mines if m.box == box]
+        dummies = [m for m in in_box if m.status == "dummy"]
+        real = [m for m in in_box if m.status == "real"]
+        removed = dummies + real[:1]
+        for m in removed:
+            state = state.with_mine(replace(m, box=REMOVED, status=m.status))
+        if removed:
+            events.append(
+                Event("6.4", f"minesweeping in {box}: {len(dummies)} dummy and {len(real[:1])} real marker(s) removed")
+            )
+    return replace(state, landings=()), events
+
+
+# --------------------------------------------------------------------------- 6.3 landing combat
+
+
+def supporting_hqs(data: "AmbonData", state: AmbonState, side: str, target: str) -> list[str]:
+    """11.1: HQs of ``side`` whose command range covers ``target``."""
+    t = data.map.hex(target)
+    found = []
+    for p in state.on_map(side):
+        spec = data.spec(p)
+        if spec.hq and data.map.hex(p.where).distance(t) <= spec.command_range:
+            found.append(p.id)
+    return found
+
+
+def combat_label(lc: LandingCombat) -> str:
+    return f"landing combat {lc.lane}"
+
+
+def begin_combat(data: "AmbonData", state: AmbonState, lane_id: str, factor: str) -> tuple[AmbonState, list[Event]]:
+    """6.3: the landing units fight the units on the beach.  The Japanese may
+    not use HQ support; the Allied defender may (11.1), and that decision
+    comes before the die: from a standing instruction, or the Allies' next
+    message (DESIGN 4.3)."""
+    lane = data.lanes[lane_id]
+    hqs = supporting_hqs(data, state, ALLIED, lane.target)
+    policy = state.standing.get(ALLIED, "hq-support")
+    if hqs and policy is None:
+        lc = LandingCombat(lane_id, factor, "support")
+        return replace(state, landing_combat=lc), [
+            Event("11.1", f"the Allies may support the defence of {lane.target} with {' or '.join(hqs)}; they decide before the die")
+        ]
+    hq = hqs[0] if hqs and policy == "always" else ""
+    lc = LandingCombat(lane_id, factor, "roll", key_seq=state.seq, defender_hq=hq)
+    events = [Event("11.1", f"{hq} supports the defence of {lane.target} (standing instruction)")] if hq else []
+    return replace(state, landing_combat=lc), events
+
+
+def decide_support(data: "AmbonData", state: AmbonState, choice: str, seq: int) -> tuple[AmbonState, list[Event]]:
+    """11.1: the Allies' answer to the support decision of a landing combat."""
+    lc = state.landing_combat
+    if lc is None or lc.stage != "support":
+        raise illegal("11.1", "no landing combat awaits the Allies' HQ support decision")
+    target = data.lanes[lc.lane].target
+    hqs = supporting_hqs(data, state, ALLIED, target)
+    if choice != "none" and choice not in hqs:
+        raise illegal("11.1", f"{choice} cannot support the combat at {target} (may: {', '.join(hqs) or 'none'})")
+    hq = "" if choice == "none" else choice
+    state = replace(state, landing_combat=replace(lc, stage="roll", key_seq=seq, defender_hq=hq))
+    text = f"{hq} supports the defence of {target}" if hq else f"no Allied HQ supports the defence of {target}"
+    return state, [Event("11.1", text)]
+
+
+def resolve_combat(data: "AmbonData", state: AmbonState, die: int) -> tuple[AmbonState, list[Event], list[str]]:
+    """6.3 with 11.0-11.3: resolve the landing combat; returns the units that
+    landed (the beach emptied) for the caller's 3.1/6.5/8.0 effects."""
+    from pbem.games.ambon import combat
+
+    lc = state.landing_combat
+    lane = data.lanes[lc.lane]
+    landing = next(l for l in state.landings if l.lane == lc.lane)
+    units = [state.piece(u) for u in landing.units if state.piece(u).where == lane.first_wave]
+    fighters = [p for p in units if not data.spec(p).artillery]
+    factor = {"1/4": Fraction(1, 4), "1/2": Fraction(1, 2), "1": Fraction(1)}[lc.factor]
+    attack = sum((data.spec(p).combat for p in fighters), Fraction(0)) * factor
+    defenders = [p for p in state.at(lane.target) if p.side == ALLIED]
+    odds = combat.odds(data, state, attack, defenders, lane.target, hq={"defender": bool(lc.defender_hq)})
+    total = die + odds.drm
+    result = combat.lookup(data, odds.final, total)
+    a_hits, d_hits, retreat = combat.parse_result(result)
+    shown = (
+        f"{_num(attack)} against {_num(odds.defence)} = {odds.column}"
+        + "".join(f", {why} {s:+d}" for why, s in odds.shifts)
+        + (f" -> {odds.final}" if odds.shifts else "")
+        + f"; roll {die}" + "".join(f" {v:+d} ({why})" for why, v in odds.drms)
+        + (f" = {total}" if odds.drms else "")
+    )
+    events = [Event("6.3", f"landing combat on {lane.target} at {lc.factor} CS: {shown} -> {result}",
+                    {"attack": str(attack), "defence": str(odds.defence), "column": odds.final, "roll": die, "result": result})]
+    state, more, _ = combat.apply_hits(data, state, defenders, d_hits, "Allied")
+    events += more
+    survivors = [state.piece(p.id) for p in defenders if state.piece(p.id).where == lane.target]
+    if retreat and survivors:
+        state, more = retreat_all(data, state, survivors, retreat)
+        events += more
+    # 6.3: the Japanese absorb their losses by disruption or elimination; no retreat
+    state, more, _ = combat.apply_hits(data, state, fighters, a_hits, "Japanese")
+    events += more
+    state = replace(state, landing_combat=None,
+                    landings=tuple(replace(l, stage="done") if l.lane == lc.lane else l for l in state.landings))
+    if any(p.side == ALLIED for p in state.at(lane.target)):
+        events.append(Event("6.3", f"{lane.target} is still held: the landing units stay in {lane.first_wave}"))
+        return state, events, []
+    movers = [state.piece(p.id) for p in fighters if state.piece(p.id).where == lane.first_wave]
+    state = state.with_pieces(replace(p, where=lane.target, penalty="opposed") for p in movers)
+    events.append(Event("6.3", f"{', '.join(p.id for p in movers)} land on {lane.target} (disrupted units and HQs too); "
+                        f"they may not move, bombard or attack this turn"
+                        + (f"; artillery stays in {lane.first_wave}" if len(movers) < len(units) else "")))
+    return state, events, [p.id for p in movers]
+
+
+def retreat_all(data: "AmbonData", state: AmbonState, pieces: list[Piece], kind: str) -> tuple[AmbonState, list[Event]]:
+    """11.3 for the defenders: ``r`` -- retreat one hex or take an extra hit
+    (default policy: retreat); ``R`` -- must retreat.  Into an EZOC only when
+    nothing else is legal, with an extra hit; no legal hex: an extra hit instead."""
+    from pbem.games.ambon import combat
+
+    events: list[Event] = []
+    for piece in pieces:
+        piece = state.piece(piece.id)
+        options = combat.retreat_options(data, state, piece)
+        if not options:
+            state, more, _ = combat.apply_hits(data, state, [piece], 1, "no retreat possible: extra")
+            events += more
+            continue
+        into_ezoc, _, where = options[0]
+        state = state.with_piece(replace(piece, where=where))
+        events.append(Event("11.3", f"{piece.id} retreats to {where}" + (" into an enemy ZOC" if into_ezoc else "")))
+        if into_ezoc:
+            state, more, _ = combat.apply_hits(data, state, [state.piece(piece.id)], 1, "retreat into an EZOC: extra")
+            events += more
+    return state, events
+
+
+def _num(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"

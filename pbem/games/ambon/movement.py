@@ -1,0 +1,163 @@
+"""Movement (7.0-7.2), zones of control (8.0) and stacking (9.0): pure
+functions over an :class:`~pbem.games.ambon.state.AmbonState`.
+
+All MP arithmetic is in integer half-MP (road 0.5 MP = 1).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from pbem.engine.hexes import Hex
+from pbem.engine.paths import StepCost
+from pbem.games.ambon.state import ALLIED, JAPANESE, AmbonState, Piece, other
+
+if TYPE_CHECKING:
+    from pbem.games.ambon.data import AmbonData
+
+SEA = "sea"
+
+
+# --------------------------------------------------------------------------- 8.0 zones of control
+
+
+def exerts_zoc(data: "AmbonData", piece: Piece) -> bool:
+    """8.0: every combat unit exerts a ZOC, disrupted or not; HQs do not;
+    concealed detachments and dummies do (until a dummy is revealed)."""
+    return piece.on_map and data.spec(piece).zoc
+
+
+def zoc_of(data: "AmbonData", state: AmbonState, side: str) -> frozenset[Hex]:
+    """8.0: the hexes in the ZOC of ``side``'s units: the six neighbours of
+    each, except sea hexes and hexes across an all-sea hexside."""
+    gmap = data.map
+    zone: set[Hex] = set()
+    for piece in state.on_map(side):
+        if not exerts_zoc(data, piece):
+            continue
+        h = gmap.hex(piece.where)
+        for n in h.neighbours():
+            if gmap.contains(n) and gmap.terrain_at(n) != SEA and not gmap.has("all_sea", h, n):
+                zone.add(n)
+    return frozenset(zone)
+
+
+def zoc_sources(data: "AmbonData", state: AmbonState, side: str, target: Hex) -> tuple[Piece, ...]:
+    """The pieces of ``side`` whose ZOC covers ``target`` (8.0)."""
+    gmap = data.map
+    found = []
+    for piece in state.on_map(side):
+        if not exerts_zoc(data, piece):
+            continue
+        h = gmap.hex(piece.where)
+        if h.is_adjacent(target) and gmap.terrain_at(target) != SEA and not gmap.has("all_sea", h, target):
+            found.append(piece)
+    return tuple(found)
+
+
+# --------------------------------------------------------------------------- 7.0 movement costs
+
+
+def allowance(data: "AmbonData", piece: Piece) -> int:
+    """7.0 and 6.2: the movement allowance in half-MP this phase (0 under a
+    No Move or opposed-landing marker, 2 MP less under a -2 MP marker)."""
+    if piece.penalty in ("no-move", "opposed"):
+        return 0
+    mp = data.spec(piece).move
+    if piece.penalty == "-2mp":
+        mp = max(0, mp - 4)
+    return mp
+
+
+def occupied_by(state: AmbonState, side: str) -> dict[str, list[Piece]]:
+    found: dict[str, list[Piece]] = {}
+    for p in state.on_map(side):
+        found.setdefault(p.where, []).append(p)
+    return found
+
+
+def movement_cost(data: "AmbonData", state: AmbonState, side: str):
+    """The 7.0/8.0 step-cost callback for ``side``'s units: terrain, road
+    (0.5 MP) and trail (1 MP) along their hexsides, +1 MP across a river
+    (even on a road), +1 MP to enter an EZOC and +1 MP to leave one; sea,
+    all-sea hexsides and enemy-occupied hexes cannot be entered."""
+    gmap, charts = data.map, data.charts
+    move = charts.movement
+    ezoc = zoc_of(data, state, other(side))
+    enemies = {gmap.hex(h) for h in occupied_by(state, other(side))}
+
+    def cost(a: Hex, b: Hex) -> StepCost:
+        if not gmap.contains(b):
+            return StepCost.blocked("off the map")
+        terrain = gmap.terrain_at(b)
+        base = charts.terrain_cost(terrain)
+        if base is None:
+            return StepCost.blocked(terrain)
+        features = gmap.hexside_features(a, b)
+        if "all_sea" in features:
+            return StepCost.blocked("an all-sea hexside")
+        if b in enemies:
+            return StepCost.blocked("an enemy unit is there")
+        if "road" in features:
+            parts = [("road", move["road"])]
+        elif "trail" in features:
+            parts = [("trail", move["trail"])]
+        else:
+            parts = [(terrain, base)]
+        if "river" in features:
+            parts.append(("river", move["river"]))
+        if a in ezoc:
+            parts.append(("leave EZOC", move["leave_zoc"]))
+        if b in ezoc:
+            parts.append(("enter EZOC", move["enter_zoc"]))
+        return StepCost.of(*parts)
+
+    return cost
+
+
+# --------------------------------------------------------------------------- 7.1 turn-1 restriction
+
+
+def land_distance_from(data: "AmbonData", starts: list[Hex], limit: int) -> dict[Hex, int]:
+    """7.1: hexes within ``limit`` of ``starts`` counting land hexes only
+    (paths over land, never across sea or an all-sea hexside)."""
+    gmap = data.map
+    dist = {h: 0 for h in starts}
+    queue = deque(starts)
+    while queue:
+        h = queue.popleft()
+        if dist[h] == limit:
+            continue
+        for n in h.neighbours():
+            if n in dist or not gmap.contains(n) or gmap.terrain_at(n) == SEA or gmap.has("all_sea", h, n):
+                continue
+            dist[n] = dist[h] + 1
+            queue.append(n)
+    return dist
+
+
+def turn1_movers(data: "AmbonData", state: AmbonState) -> frozenset[str]:
+    """7.1: on turn 1 only Allied units within 4 land hexes of a Japanese unit may move."""
+    japanese = [data.map.hex(p.where) for p in state.on_map(JAPANESE)]
+    near = land_distance_from(data, japanese, 4)
+    return frozenset(p.id for p in state.on_map(ALLIED) if data.map.hex(p.where) in near)
+
+
+# --------------------------------------------------------------------------- 9.0 stacking
+
+
+def stacking_count(data: "AmbonData", pieces: tuple[Piece, ...] | list[Piece]) -> Fraction:
+    """9.0: units in a hex for stacking: HQs free, detachments 0.5."""
+    return sum((data.spec(p).stacking for p in pieces), Fraction(0))
+
+
+def overstacking(data: "AmbonData", state: AmbonState, where: str) -> str:
+    """9.0: ``""`` (up to 3), ``"functional"`` (more than 3, up to 6) or ``"physical"`` (more than 6)."""
+    count = stacking_count(data, [p for p in state.at(where)])
+    if count > data.value("physical_overstack", 6):
+        return "physical"
+    if count > data.value("stacking_limit", 3):
+        return "functional"
+    return ""

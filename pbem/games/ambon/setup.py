@@ -1,0 +1,188 @@
+"""Setup (4.0-4.2, 14.2, 14.4): what each side places where, and the checks
+that the finished setup obeys the rules.
+
+The Allied player's concealed pieces ``X1``-``X8`` (4 dummies, 4 detachments)
+and mine markers ``M1``-``M8`` (5 real, 3 dummy) are public positions whose
+identities are sealed slots; only the Allied client and, after the game, the
+audit ever see them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Mapping
+
+from pbem.engine.machine import illegal
+from pbem.games.ambon.state import ALLIED, JAPANESE, OFF_MAP, AmbonState
+
+if TYPE_CHECKING:
+    from pbem.games.ambon.data import AmbonData
+
+CONCEALED = tuple(f"X{i}" for i in range(1, 9))
+MINES = tuple(f"M{i}" for i in range(1, 9))
+SECOND_WAVE_SLOT = "second-wave"
+IDENTITIES = {"dummy": 4, "detachment": 4}  # 4.1
+MINE_KINDS = {"real": 5, "dummy": 3}  # 4.1
+MAX_CONCEALED_STACK = 3  # 4.1: up to 3 pieces a coastal hex
+OPTIONAL_UNITS_14_4 = ("AUS-AT", "AUS-2/11")
+KURE = ("Kure-HQ", "Kure-1", "Kure-2", "Kure-3", "Kure-MG")
+BATTALIONS = {n: tuple(f"{n}.{c}" for c in "ABCD") for n in "123"}
+REGIMENTAL_HQ = "228-HQ"
+REGIMENTAL_ARTILLERY = "228-Art"
+
+# 4.1, fixed and "within 1 hex" placements: (rule text, anchor hex, radius, units named, NEI companies)
+ALLIED_REQUIREMENTS = (
+    ("Halong (1611): NEI HQ and 1 NEI company", "1611", 0, ("NEI-HQ",), 1),
+    ("Eri (1114): AUS A Company and 1 NEI company", "1114", 0, ("AUS-A",), 1),
+    ("Latuhalat (1016): 1 NEI company", "1016", 0, (), 1),
+    ("within 1 hex of 1215: AUS HQ, B Company and Engineers", "1215", 1, ("AUS-HQ", "AUS-B", "AUS-Eng"), 0),
+    ("Paso (1809): 3 NEI companies", "1809", 0, (), 3),
+    ("Laha (0812): 1 NEI company, NEI artillery, NEI anti-aircraft, AUS C Company", "0812", 0,
+     ("NEI-Art", "NEI-AA", "AUS-C"), 1),
+    ("south of Laha (0813): AUS D Company", "0813", 0, ("AUS-D",), 0),
+)
+PASO_RING = ("within 1 hex of Paso: 1 NEI company", "1809", 1, 1)
+
+
+def allied_units(data: "AmbonData", options: tuple[str, ...]) -> list[str]:
+    """The Allied units on the map at the start (14.4's two only with that rule)."""
+    units = [u for u in data.unit_ids(ALLIED) if not u.startswith(("Det-", "Dummy-"))]
+    if "14.4" not in options:
+        units = [u for u in units if u not in OPTIONAL_UNITS_14_4]
+    return units
+
+
+def check_allied_setup(data: "AmbonData", state: AmbonState) -> None:
+    """4.1 (and 14.4): raise an IllegalOrderError naming the first requirement
+    the finished Allied setup breaks."""
+    gmap = data.map
+    placed = {p.id: p.where for p in state.pieces if p.side == ALLIED}
+    for unit in allied_units(data, state.options):
+        if not placed.get(unit, "")[:1].isdigit():
+            raise illegal("4.1", f"{unit} has not been placed")
+    within = lambda anchor, radius: {  # noqa: E731
+        gmap.label(h) for h in gmap.hex(anchor).within(radius) if gmap.contains(h)
+    }
+    nei = Counter(where for unit, where in placed.items() if unit in data.nei_companies)
+    surplus = Counter(nei)
+    for text, anchor, radius, units, companies in ALLIED_REQUIREMENTS:
+        area = within(anchor, radius)
+        for unit in units:
+            if placed.get(unit) not in area:
+                raise illegal("4.1", f"{text}: {unit} is in {placed.get(unit)}")
+        if companies:
+            if nei[anchor] < companies:
+                raise illegal("4.1", f"{text}: {anchor} holds {nei[anchor]} NEI companies")
+            surplus[anchor] -= companies
+    if "14.4" in state.options:
+        area = within("1215", 1)
+        for unit in OPTIONAL_UNITS_14_4:
+            if placed.get(unit) not in area:
+                raise illegal("14.4", f"{unit} must set up within 1 hex of 1215, not {placed.get(unit)}")
+    text, anchor, radius, companies = PASO_RING
+    ring = [h for h in sorted(within(anchor, radius)) if surplus[h] > 0]
+    # take the ring's company where it cannot count as a coastal "remaining" one
+    ring.sort(key=lambda h: gmap.hex(h) in gmap.coastal)
+    if not ring:
+        raise illegal("4.1", f"{text}: none is placed there")
+    surplus[ring[0]] -= companies
+    remaining = len(data.nei_companies) - sum(
+        c for *_, c in ALLIED_REQUIREMENTS
+    ) - companies
+    for where, count in surplus.items():
+        if count > 0 and gmap.hex(where) not in gmap.coastal:
+            raise illegal("4.1", f"a remaining NEI company may set up only on a coastal hex, not {where}")
+    if sum(c for c in surplus.values() if c > 0) != remaining:
+        raise illegal("4.1", f"the {remaining} remaining NEI companies must set up on coastal hexes")
+    concealed = Counter()
+    for pid in CONCEALED:
+        where = placed.get(pid, "")
+        if not where[:1].isdigit() or gmap.hex(where) not in gmap.coastal:
+            raise illegal("4.1", f"concealed piece {pid} must be placed on a coastal hex, not {where or 'nowhere'}")
+        concealed[where] += 1
+    for where, count in concealed.items():
+        pieces = count + max(0, surplus[where])
+        if pieces > MAX_CONCEALED_STACK:
+            raise illegal(
+                "4.1", f"{where} holds {pieces} dummies, detachments and remaining NEI companies; at most 3"
+            )
+    for mine in state.mines:
+        box = data.map.boxes.get(mine.box)
+        if box is None or box.kind != "mines":
+            raise illegal("4.1", f"mine marker {mine.id} must be in a mine box, not {mine.box or 'nowhere'}")
+    sealed = {slot for side, slot in state.sealed if side == ALLIED}
+    missing = [slot for slot in CONCEALED + MINES if slot not in sealed]
+    if missing:
+        raise illegal("4.1", f"the identities of {', '.join(missing)} must be sealed in the setup message")
+
+
+def check_japanese_setup(data: "AmbonData", state: AmbonState) -> None:
+    """4.2 (and 14.2): Kure all in one First Wave box; one battalion with the
+    regimental HQ in another; the two other battalions one per Second Wave
+    box (or off-map under 14.2, their beaches in the sealed note)."""
+    boxes = data.map.boxes
+    where = {p.id: p.where for p in state.pieces if p.side == JAPANESE}
+    kind = lambda box: boxes[box].kind if box in boxes else box  # noqa: E731
+    kure_boxes = {where[u] for u in KURE}
+    if len(kure_boxes) != 1 or kind(next(iter(kure_boxes))) != "first-wave":
+        raise illegal("4.2", f"all Kure 1 Special units must be in one First Wave box, not {', '.join(sorted(kure_boxes))}")
+    kure_box = next(iter(kure_boxes))
+    hq_box = where[REGIMENTAL_HQ]
+    if kind(hq_box) != "first-wave" or hq_box == kure_box:
+        raise illegal("4.2", f"the regimental HQ must be in a First Wave box other than Kure's ({kure_box}), not {hq_box}")
+    first, second = None, []
+    for n, units in BATTALIONS.items():
+        spots = {where[u] for u in units}
+        if len(spots) != 1:
+            raise illegal("4.2", f"the {n}st/nd/rd battalion's four units must stay together, not in {', '.join(sorted(spots))}")
+        spot = next(iter(spots))
+        if spot == hq_box:
+            if first is not None:
+                raise illegal("4.2", f"only one battalion lands with the regimental HQ in {hq_box}")
+            first = n
+        elif kind(spot) == "second-wave" or (spot == OFF_MAP and state.option("14.2")):
+            second.append(spot)
+        else:
+            raise illegal("4.2", f"battalion {n} must be with the regimental HQ or in a Second Wave box, not {spot}")
+    if first is None:
+        raise illegal("4.2", f"one battalion must be placed with the regimental HQ in {hq_box}")
+    if state.option("14.2"):
+        if second != [OFF_MAP, OFF_MAP]:
+            raise illegal("14.2", "the two Second Wave battalions are kept off-map; their beaches go in the sealed note")
+        if (JAPANESE, SECOND_WAVE_SLOT) not in state.sealed:
+            raise illegal("14.2", "the Second Wave beaches must be sealed in a note (second_wave = {...})")
+    elif len(set(second)) != 2:
+        raise illegal("4.2", "the two other battalions go one per Second Wave box, in separate boxes")
+    art = where[REGIMENTAL_ARTILLERY]
+    battalion_spots = {where[f"{n}.A"] for n in BATTALIONS}
+    if art not in battalion_spots:
+        raise illegal("4.2", f"228-Art must set up with one of the 228th's battalions, not in {art}")
+
+
+def check_secrets(side: str, store: Mapping[str, str], options: tuple[str, ...]) -> list[str]:
+    """4.1 / 14.2: what a side's sealed values must satisfy (checked by the
+    owner's client before sending, and by the audit after the game)."""
+    problems = []
+    if side == ALLIED:
+        kinds = Counter(store.get(slot) for slot in CONCEALED)
+        if dict(kinds) != IDENTITIES:
+            problems.append(f"4.1: X1-X8 must be exactly 4 dummies and 4 detachments, are {dict(kinds)}")
+        mines = Counter(store.get(slot) for slot in MINES)
+        if dict(mines) != MINE_KINDS:
+            problems.append(f"4.1: M1-M8 must be exactly 5 real and 3 dummy mines, are {dict(mines)}")
+    elif "14.2" in options and SECOND_WAVE_SLOT not in store:
+        problems.append("14.2: the Second Wave note is missing")
+    return problems
+
+
+def parse_second_wave_note(data: "AmbonData", note: str) -> dict[str, str]:
+    """14.2: ``"1:hitu-lama 2:laha"`` -> battalion -> lane, checked."""
+    plan = {}
+    for part in note.split():
+        battalion, _, lane = part.partition(":")
+        if battalion not in BATTALIONS or lane not in data.lanes:
+            raise illegal("14.2", f"note entry {part!r} is not BATTALION:LANE (lanes: {', '.join(data.lanes)})")
+        plan[battalion] = lane
+    if len(plan) != 2 or len(set(plan.values())) != 2:
+        raise illegal("14.2", f"the note must name two battalions and two different beaches: {note!r}")
+    return plan
