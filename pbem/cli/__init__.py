@@ -207,8 +207,10 @@ def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[s
 @main.command()
 @click.argument("proposal", type=click.Path(exists=True, dir_okay=False))
 @click.option("--dir", "directory", required=True, type=click.Path(file_okay=False), help="New game directory.")
+@click.option("--orders", "orders_path", type=click.Path(exists=True, dir_okay=False),
+              help="Orders to carry in message 1 (e.g. your setup).")
 @handles_errors
-def join(proposal: str, directory: str) -> None:
+def join(proposal: str, directory: str, orders_path: str | None) -> None:
     """Accept a proposal (message 0) and write message 1.
 
     The last line printed is the file to send back.
@@ -216,7 +218,8 @@ def join(proposal: str, directory: str) -> None:
     from pbem.match import session
 
     identity = load_identity()
-    path, transcript = session.join_game(proposal, directory, identity)
+    orders = read_orders(orders_path) if orders_path else None
+    path, transcript = session.join_game(proposal, directory, identity, orders)
     proposer = transcript.messages[0].side
     click.echo(
         f"joined {transcript.setup['module']} game {transcript.game[:12]}...: "
@@ -467,14 +470,18 @@ def adjudicate(
     game = games.get(game_name, data_dir)
     if not hasattr(game, "scenario_state"):
         raise UsageError(f"the {game.name} game has no positions to adjudicate")
-    state = game.scenario_state(read_orders(scenario))
+    position = read_orders(scenario)
+    state = game.scenario_state(position)
     if side is None:
         if not hasattr(game, "active_side"):
             raise UsageError("--as SIDE is needed for this game")
         side = game.active_side(state)
     if side not in game.sides:
         raise UsageError(f"--as {side!r}: the sides are {', '.join(game.sides)}")
-    result = referee.adjudicate(game, state, side, read_orders(orders_path), referee.parse_dice(dice))
+    secrets = game.scenario_secrets(position) if hasattr(game, "scenario_secrets") else {}
+    result = referee.adjudicate(
+        game, state, side, read_orders(orders_path), referee.parse_dice(dice), secrets=secrets
+    )
     view = game.view(result.state, None)
     if svg_path:
         write_svg(svg_path, game, view, f"{game.name} -- after {side}'s orders")

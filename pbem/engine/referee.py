@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from pbem.engine.machine import DiceDue, DiceRolled, Event, MessageEnd, Ordered
+from pbem.engine.machine import DiceDue, DiceRolled, Event, MessageEnd, Opened, Ordered, RevealDue
 from pbem.errors import InputError
 
 
@@ -44,14 +44,22 @@ def adjudicate(
     *,
     seq: int = 2,
     end_turn: bool = True,
+    secrets: Mapping[str, str] | None = None,
 ) -> RefereeResult:
-    """Apply ``side``'s ``orders`` to ``state``, feeding ``dice`` as awaited."""
+    """Apply ``side``'s ``orders`` to ``state``, feeding ``dice`` as awaited
+    and answering reveals from ``secrets`` (what the referee knows)."""
     parsed = game.parse_orders(orders, side)
     queue = list(dice)
     result = RefereeResult(state, [])
 
     def feed() -> None:
         while True:
+            for r in game.awaiting(result.state):
+                if isinstance(r, RevealDue):
+                    if r.slot not in (secrets or {}):
+                        raise InputError(f"the rules demand the reveal of {r.slot} ({r.rule}); the scenario's [secret] must say what it is", field="secret")
+                    result.state, events = game.apply(result.state, Opened(r.side, r.slot, secrets[r.slot], seq))
+                    result.events += events
             due = [d for d in game.awaiting(result.state) if isinstance(d, DiceDue)]
             if not due:
                 return
@@ -74,7 +82,23 @@ def adjudicate(
 
     feed()
     for index, order in enumerate(parsed.public):
-        result.state, events = game.apply(result.state, Ordered(side, seq, index, order))
+        # An order that itself demands a reveal (a concealed unit moving into a
+        # ZOC...) is replayed with the opening published first, as a player's
+        # client does (the reveal then takes effect where the rules say).
+        before, opened = result.state, []
+        while True:
+            state, events = game.apply(before, Ordered(side, seq, index, order))
+            demanded = [
+                r for r in game.awaiting(state)
+                if isinstance(r, RevealDue) and r.side == side and r.slot in (secrets or {}) and r.slot not in opened
+            ]
+            if not demanded:
+                break
+            for r in demanded:
+                before, more = game.apply(before, Opened(r.side, r.slot, secrets[r.slot], seq))
+                result.events += more
+                opened.append(r.slot)
+        result.state = state
         result.events += events
         feed()
     if end_turn:

@@ -258,27 +258,29 @@ def new_game(
         return gamedir.write_message(0, side, msg.armored(summary))
 
 
-def join_game(proposal: str | Path, directory: str | Path, identity: Any) -> tuple[Path, Transcript]:
-    """Accept a proposal: verify message 0, write it and message 1."""
+def join_game(
+    proposal: str | Path, directory: str | Path, identity: Any, orders: Mapping[str, Any] | None = None
+) -> tuple[Path, Transcript]:
+    """Accept a proposal: verify message 0, write it and message 1 (which may
+    carry the joiner's first orders, e.g. a setup)."""
     found = read_messages([Path(proposal)])
     transcript = build_transcript([found[0][1]])
-    _game_for(transcript)
+    game = _game_for(transcript)
     my_side = transcript.side_for_key(identity.public.fingerprint)
     if my_side is None or my_side == transcript.messages[0].side:
         raise UsageError(f"this proposal is not addressed to your key {identity.public.fingerprint}")
     gamedir = GameDirectory(directory)
     if gamedir.path.exists() and any(gamedir.path.iterdir()):
         raise UsageError(f"{gamedir.path} is not empty; choose a new directory to join a game")
-    secret = game_secret(identity, transcript.game, my_side)
-    body = _body(transcript, transcript.game, 1, my_side, identity, HashChain(chain_seed(secret)).anchor)
-    msg = sign_body(identity, body)
-    transcript.add(msg)
-    proposal_text = Path(proposal).read_text(encoding="utf-8", errors="replace")
-    summary = summary_lines(transcript.setup["module"], 1, my_side, ["accepts the proposal"])
+    player = Player.of(identity, transcript)
+    match = Match(gamedir, transcript, game, player, replay(game, transcript))
+    draft, result = compose(match, orders or {})
+    events = [e.sentence() for s, e in result.events if s == 1]
+    summary = summary_lines(transcript.setup["module"], 1, my_side, ["accepts the proposal", *events])
     with gamedir.lock():
-        gamedir.write_message(0, transcript.messages[0].side, found[0][1].armored(_summary_of(proposal_text)))
-        path = gamedir.write_message(1, my_side, msg.armored(summary))
-    return path, transcript
+        gamedir.write_message(0, transcript.messages[0].side, found[0][1].armored(_summary_of(Path(proposal).read_text("utf-8", "replace"))))
+        path = gamedir.write_message(1, my_side, draft.armored(summary))
+    return path, result.transcript
 
 
 def _summary_of(text: str) -> str:
@@ -340,66 +342,73 @@ def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Pla
     gamedir = GameDirectory(directory)
     with gamedir.lock():
         match = load(gamedir.path, identity)
-        player, transcript, game = match.player, match.transcript, match.game
-        seq = len(transcript)
-        closing = match.replay.over
-        if closing and player.side in transcript.secrets:
-            raise UsageError("the game is over; run `pbem verify --audit` on it")
-        if transcript.side_of(seq) != player.side:
-            raise UsageError(
-                f"it is not your turn: message {seq:04d} is {transcript.side_of(seq)}'s; "
-                f"send your last message and wait for the reply"
-            )
-        parsed = game.parse_orders(orders, player.side)
-        if closing and (parsed.public or parsed.seals):
-            raise UsageError("the game is over: your closing message may carry reveals only, no orders")
-        body = _body(transcript, transcript.game, seq, player.side, player.identity, player.next_value(seq))
-        body["orders"] = [dict(o) for o in parsed.public]
-        store = dict(player.store)
-        for slot, text in parsed.seals.items():
-            if slot in store:
-                raise IllegalOrderError(f"slot {slot!r} is already sealed", rule="DESIGN 4.4")
-            store[slot] = text
+        draft, result = compose(match, orders)
+        seq = len(match.transcript)
+        events = [e for s, e in result.events if s == seq]
+        summary = summary_lines(match.game.name, seq, match.player.side, [e.sentence() for e in events])
+        path = gamedir.write_message(seq, match.player.side, draft.armored(summary))
+    return PlayResult(path, events, Match(gamedir, result.transcript, match.game, match.player, result))
+
+
+def compose(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Replay]:
+    """The player's next message for ``orders``, signed, tried on the game and
+    verified; nothing is written."""
+    player, transcript, game = match.player, match.transcript, match.game
+    seq = len(transcript)
+    closing = match.replay.over
+    if closing and player.side in transcript.secrets:
+        raise UsageError("the game is over; run `pbem verify --audit` on it")
+    if transcript.side_of(seq) != player.side:
+        raise UsageError(
+            f"it is not your turn: message {seq:04d} is {transcript.side_of(seq)}'s; "
+            f"send your last message and wait for the reply"
+        )
+    parsed = game.parse_orders(orders, player.side)
+    if closing and (parsed.public or parsed.seals):
+        raise UsageError("the game is over: your closing message may carry reveals only, no orders")
+    body = _body(transcript, transcript.game, seq, player.side, player.identity, player.next_value(seq))
+    body["orders"] = [dict(o) for o in parsed.public]
+    store = dict(player.store)
+    for slot, text in parsed.seals.items():
+        if slot in store:
+            raise IllegalOrderError(f"slot {slot!r} is already sealed", rule="DESIGN 4.4")
+        store[slot] = text
+        salt = sealed.salt_for(player.secret, slot)
+        body["commitments"][slot] = sealed.commitment(transcript.game, body["author"], slot, salt, text).hex()
+    if hasattr(game, "check_seals") and parsed.seals:
+        problems = game.check_seals(match.replay.state, player.side, store)
+        if problems:
+            raise IllegalOrderError("; ".join(problems))
+    # Reveals owed now, or demanded by these very orders (a concealed unit
+    # moving into a ZOC...), go into this message: apply, add, re-apply.
+    owed = [a.slot for a in game.awaiting(match.replay.state) if isinstance(a, RevealDue) and a.side == player.side]
+    reveals = list(dict.fromkeys(list(parsed.reveals) + owed))
+    while True:
+        body["reveals"] = []
+        for slot in reveals:
+            if slot not in store:
+                raise IllegalOrderError(f"you hold no sealed value in slot {slot!r}", rule="DESIGN 4.4")
             salt = sealed.salt_for(player.secret, slot)
-            body["commitments"][slot] = sealed.commitment(transcript.game, body["author"], slot, salt, text).hex()
-        if hasattr(game, "check_seals") and parsed.seals:
-            problems = game.check_seals(match.replay.state, player.side, store_with(player.store, parsed.seals))
-            if problems:
-                raise IllegalOrderError("; ".join(problems))
-        # Reveals owed now, or demanded by these very orders (a concealed unit
-        # moving into a ZOC...), go into this message: apply, add, re-apply.
-        owed = [a.slot for a in game.awaiting(match.replay.state) if isinstance(a, RevealDue) and a.side == player.side]
-        reveals = list(dict.fromkeys(list(parsed.reveals) + owed))
-        while True:
-            body["reveals"] = []
-            for slot in reveals:
-                if slot not in store:
-                    raise IllegalOrderError(f"you hold no sealed value in slot {slot!r}", rule="DESIGN 4.4")
-                salt = sealed.salt_for(player.secret, slot)
-                body["reveals"].append({"slot": slot, "value": store[slot], "salt": salt.hex()})
-            if store:
-                blob = sealed.seal_store(player.secret, transcript.game, body["author"], seq, store)
-                body["sealed"] = base64.b64encode(blob).decode("ascii")
-            draft = sign_body(player.identity, body)
-            trial = build_transcript(transcript.messages + [draft])
-            after = _state_before_check(game, match, trial, seq)
-            demanded = [
-                a.slot for a in game.awaiting(after)
-                if isinstance(a, RevealDue) and a.side == player.side and a.slot not in reveals
-            ]
-            if not demanded:
-                break
-            reveals += demanded
-        state, events = apply_message(game, match.replay.state, actions_for(trial, seq), seq, player.side)
-        if closing or parsed.ends_game or game.is_over(state) or getattr(game, "is_ending", lambda s: False)(state):
-            body["secret"] = player.secret.hex()
-            draft = sign_body(player.identity, body)
-            trial = build_transcript(transcript.messages + [draft])
-        result = replay(game, trial)
-        summary = summary_lines(game.name, seq, player.side, [e.sentence() for _, e in result.events if _ == seq])
-        path = gamedir.write_message(seq, player.side, draft.armored(summary))
-        new_match = Match(gamedir, trial, game, player, result)
-    return PlayResult(path, [e for s, e in result.events if s == seq], new_match)
+            body["reveals"].append({"slot": slot, "value": store[slot], "salt": salt.hex()})
+        if store:
+            blob = sealed.seal_store(player.secret, transcript.game, body["author"], seq, store)
+            body["sealed"] = base64.b64encode(blob).decode("ascii")
+        draft = sign_body(player.identity, body)
+        trial = build_transcript(transcript.messages + [draft])
+        after = _state_before_check(game, match, trial, seq)
+        demanded = [
+            a.slot for a in game.awaiting(after)
+            if isinstance(a, RevealDue) and a.side == player.side and a.slot not in reveals
+        ]
+        if not demanded:
+            break
+        reveals += demanded
+    state, _ = apply_message(game, match.replay.state, actions_for(trial, seq), seq, player.side)
+    if closing or parsed.ends_game or game.is_over(state) or getattr(game, "is_ending", lambda s: False)(state):
+        body["secret"] = player.secret.hex()
+        draft = sign_body(player.identity, body)
+        trial = build_transcript(transcript.messages + [draft])
+    return draft, replay(game, trial)
 
 
 # --------------------------------------------------------------------------- verification

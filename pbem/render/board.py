@@ -65,16 +65,33 @@ def order_of_battle(game: Any, view: Mapping[str, Any]) -> Table:
     return table
 
 
+def focus(game: Any, view: Mapping[str, Any], margin: int = 2) -> tuple[str, str] | None:
+    """The map window around the pieces on the map (None: draw it all)."""
+    grid = game.map.grid
+    spots = [grid.layout.split(where) for where in view["stacks"] if where[:1].isdigit()]
+    if not spots:
+        return None
+    (c0, c1), (r0, r1) = grid.columns, grid.rows
+    cols = [c for c, _ in spots]
+    rows = [r for _, r in spots]
+    lo_c, hi_c = max(c0, min(cols) - margin), min(c1, max(cols) + margin)
+    lo_r, hi_r = max(r0, min(rows) - margin), min(r1, max(rows) + margin)
+    return grid.layout.number(lo_c, lo_r), grid.layout.number(hi_c, hi_r)
+
+
 def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | None = None, events=()) -> None:
     from pbem.render.hexmap import render_map
 
     out.print(turn_panel(game, view, you))
+    width = out.width or 120
+    window = focus(game, view)
     out.print(render_map(
             game.map,
             view["stacks"],
             side_colours=getattr(game, "side_colours", None),
             side_names=side_names(game),
-            width=out.width or 120,
+            width=width,
+            window=window,
         ))
     if view.get("units") is not None:
         out.print(order_of_battle(game, view))

@@ -130,6 +130,65 @@ class AmbonGame:
         mines = tuple(Mine(m, "") for m in setup.MINES)
         return AmbonState(turn=1, phase=SETUP_ALLIED, pieces=tuple(pieces), mines=mines, options=options)
 
+    def scenario_state(self, doc: Mapping[str, Any]) -> AmbonState:
+        """A position for referee mode and tests (``pbem adjudicate``)::
+
+            turn = 2
+            phase = "japanese-movement"
+            options = ["14.2"]
+            disrupted = ["AUS-B"]
+            beachheads = ["0713"]
+            [positions]   "3.A" = "1410"       (units not listed are not in play)
+            [concealed]   X1 = "1409"          (identity unknown to the Japanese)
+            [revealed]    X2 = "detachment"    (a concealed piece already revealed)
+            [secret]      X1 = "detachment"    (what the referee knows: answers reveals)
+            [mines]       M1 = "mine-1"
+            [penalties]   "3.A" = "-2mp"
+            [control]     "1809" = 3           (Japanese-held key location: turn taken)
+        """
+        known = {"turn", "phase", "options", "disrupted", "beachheads", "positions", "concealed", "secret",
+                 "mines", "penalties", "control", "revealed"}
+        unknown = sorted(set(doc) - known)
+        if unknown:
+            raise InputError(f"scenario: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})", field=unknown[0])
+        state = self.initial_state({"rules": list(doc.get("options", []))})
+        phase = doc.get("phase", J_MOVEMENT)
+        if phase not in PHASES:
+            raise InputError(f"scenario: phase {phase!r} is not one of {', '.join(PHASES)}", field="phase")
+        pieces = {p.id: replace(p, where="") for p in state.pieces}
+        for table, concealed in (("positions", False), ("concealed", True)):
+            for pid, where in doc.get(table, {}).items():
+                if pid not in pieces or pieces[pid].concealed != concealed:
+                    raise InputError(f"scenario: [{table}] {pid!r} is not a {'concealed piece' if concealed else 'unit'}", field=table)
+                if where[:1].isdigit():
+                    self.map.hex(where)
+                elif where not in self.map.boxes and where not in (ELIMINATED, OFF_MAP):
+                    raise InputError(f"scenario: {pid} is placed in {where!r}, neither a hex nor a box", field=table)
+                pieces[pid] = replace(pieces[pid], where=where)
+        for pid, identity in doc.get("revealed", {}).items():
+            if pid not in setup.CONCEALED or identity not in ("detachment", "dummy"):
+                raise InputError(f"scenario: [revealed] {pid} = {identity!r}: X1-X8 as detachment or dummy", field="revealed")
+            pieces[pid] = replace(pieces[pid], concealed=False, identity=identity)
+        for pid in doc.get("disrupted", []):
+            pieces[pid] = replace(pieces[pid], disrupted=True)
+        for pid, penalty in doc.get("penalties", {}).items():
+            pieces[pid] = replace(pieces[pid], penalty=penalty)
+        mines = tuple(Mine(m, doc.get("mines", {}).get(m, "")) for m in setup.MINES)
+        return replace(
+            state,
+            turn=int(doc.get("turn", 1)),
+            phase=phase,
+            pieces=tuple(pieces.values()),
+            mines=mines,
+            beachheads=tuple(doc.get("beachheads", [])),
+            control=tuple((h, int(t)) for h, t in doc.get("control", {}).items()),
+            sealed=tuple((ALLIED, slot) for slot in setup.CONCEALED + setup.MINES),
+        )
+
+    def scenario_secrets(self, doc: Mapping[str, Any]) -> dict[str, str]:
+        """What the referee knows of the hidden pieces: used to answer reveals."""
+        return dict(doc.get("secret", {}))
+
     def is_over(self, state: AmbonState) -> bool:
         return state.phase == GAME_OVER
 
@@ -340,9 +399,11 @@ class AmbonGame:
         state = replace(state, owed=tuple(r for r in state.owed if r.slot != slot))
         if slot in setup.MINES:
             mine = state.mine(slot)
-            return state.with_mine(replace(mine, status=value)), [
+            state = state.with_mine(replace(mine, status=value))
+            state, more = landing.ready(self.data, state, state.seq)
+            return state, [
                 Event(rule, f"mine marker {slot} in {mine.box} is revealed: {value}", {"slot": slot, "value": value})
-            ]
+            ] + more
         if slot == setup.SECOND_WAVE_SLOT:
             return self._place_second_wave(state, value)
         piece = state.piece(slot)
@@ -598,10 +659,11 @@ class AmbonGame:
         while True:
             if self._blocker(state):
                 return state, events
+            ended = state.phase
             state, more = self._end_phase(state)
             events += more
-            if PHASE_SIDE.get(state.phase) != action.side:
-                return state, events
+            if PHASE_SIDE.get(state.phase) != action.side or ended in (SETUP_ALLIED, SETUP_JAPANESE):
+                return state, events  # a setup message never passes the turn's first phase
             state = replace(state, closing=True)
 
     def _unapplied(self, state: AmbonState, slot: str) -> bool:

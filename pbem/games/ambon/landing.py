@@ -60,7 +60,7 @@ def start(data: "AmbonData", state: AmbonState, box: str, seq: int) -> tuple[Amb
     if any(l.lane == lane.id for l in state.landings):
         raise illegal("6.0", f"the landing from {box} has already been ordered this turn")
     owed = mine_reveals(state, lane) + beach_reveals(state, lane.target)
-    landing = Landing(lane.id, units, "reveals" if owed else "roll", key_seq=seq)
+    landing = Landing(lane.id, units, "reveals", key_seq=seq)
     events = [Event("6.0", f"{', '.join(units)} attempt a landing from {box} on {lane.target}")]
     if owed:
         events.append(
@@ -93,8 +93,6 @@ def ready(data: "AmbonData", state: AmbonState, seq: int) -> tuple[AmbonState, l
                         f"{landing.real_mines} real mine(s); one die is due",
                     )
                 )
-        elif landing.stage == "roll" and landing.key_seq == 0:
-            landing = _classify(data, state, landing, seq)
         landings.append(landing)
     return replace(state, landings=tuple(landings)), events
 
