@@ -77,10 +77,10 @@ def test_15_0_3A_moves_1410_to_1509_for_5_mp():
     """15.0 (reading its '1310' as 1410, see ambon-notes): rough 2 + river 1 +
     leave EZOC 1 + enter EZOC 1.  ASSUMPTION: the example names no Allied unit
     next to 1410, yet charges 1 MP to leave an EZOC; this test puts one (an
-    NEI company) in 1409 to give it one."""
+    NEI company) in 1310 (not 1409, which would halve 3.A and 3.B in the combat that follows)."""
     state = position(
         phase="japanese-movement", turn=2,
-        positions={"3.A": "1410", "3.B": "1509", "NEI-2.B": "1609", "AUS-B": "1608", "NEI-1.A": "1409"},
+        positions={"3.A": "1410", "3.B": "1509", "NEI-2.B": "1609", "AUS-B": "1608", "NEI-1.A": "1310"},
         concealed={"X2": "1609"}, revealed={"X2": "detachment"}, disrupted=["AUS-B"],
     )
     result = play(state, JAPANESE, [{"move": "3.A: 1410 1509"}], end=False)

@@ -121,6 +121,11 @@ def odds(
     return Odds(attack, defence, column_name(ratio), final, tuple(shifts), tuple(drms))
 
 
+def fmt(value: Fraction) -> str:
+    """A combat strength as the rulebook writes it: 9, 4.5."""
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
 def parse_result(text: str) -> tuple[int, int, str]:
     """``"1/1r"`` -> (attacker hits, defender hits, retreat ``""``/``r``/``R``)."""
     a, _, d = text.partition("/")

@@ -40,7 +40,7 @@ from pbem.engine.machine import (
 )
 from pbem.engine.paths import format_mp, validate_path
 from pbem.errors import InputError
-from pbem.games.ambon import landing, movement, setup
+from pbem.games.ambon import battle, landing, movement, setup
 from pbem.games.ambon.data import AmbonData
 from pbem.games.ambon.state import (
     A_BOMBARDMENT,
@@ -72,20 +72,26 @@ from pbem.games.ambon.state import (
 LAST_TURN = 10
 SUPPLY_TURN = 7
 OPTIONS = ("14.1", "14.2", "14.3", "14.4")
-VERBS = {
-    "place": (SETUP_ALLIED, ("hex",)),
-    "conceal": (SETUP_ALLIED, ("hex", "is")),
-    "mine": (SETUP_ALLIED, ("box", "is")),
-    "wave": (SETUP_JAPANESE, ("units",)),
-    "second_wave": (SETUP_JAPANESE, ()),
-    "setup": (None, ()),
-    "land": (LANDING, ()),
-    "postpone": (LANDING, ()),
-    "move": (None, ()),
-    "reveal": (None, ()),
-    "support": (None, ()),
+VERBS = {  # verb: (required fields, optional fields)
+    "place": (("hex",), ()),
+    "conceal": (("hex", "is"), ()),
+    "mine": (("box", "is"), ()),
+    "wave": (("units",), ()),
+    "second_wave": ((), ()),
+    "setup": ((), ()),
+    "land": ((), ()),
+    "postpone": ((), ()),
+    "move": ((), ()),
+    "attack": (("with",), ("hq",)),
+    "support": ((), ("target",)),
+    "advance": ((), ("target",)),
+    "reveal": ((), ()),
 }
-STANDING_KINDS = {"hq-support": ("always", "never")}
+STANDING_KINDS = {
+    "hq-support": ("always", "never"),  # 11.1: support the defence whenever an HQ can
+    "advance": ("always", "never"),  # 11.4: advance every eligible attacker into an emptied hex
+    "retreat": ("retreat", "hit"),  # 11.3: answer an "r" result
+}
 ORDER_PHASE = {
     "place": SETUP_ALLIED,
     "conceal": SETUP_ALLIED,
@@ -221,15 +227,15 @@ class AmbonGame:
                 )
             verb = verbs[0]
             where = _where(i, verb)
-            extra = set(order) - {verb} - set(VERBS[verb][1])
-            missing = [k for k in VERBS[verb][1] if k not in order]
+            extra = set(order) - {verb} - set(VERBS[verb][0]) - set(VERBS[verb][1])
+            missing = [k for k in VERBS[verb][0] if k not in order]
             if extra or missing:
                 raise InputError(
                     f"{where}: " + ", ".join([f"unknown field {k!r}" for k in sorted(extra)] + [f"missing field {k!r}" for k in missing]),
                     field=(sorted(extra) + missing)[0],
                 )
             value = order[verb]
-            if verb == "units" or (verb != "second_wave" and not isinstance(value, str)):
+            if verb not in ("second_wave", "advance") and not isinstance(value, str):
                 raise InputError(f"{where}: {verb} must be a string, got {value!r}", field=verb)
             if verb == "place":
                 public.append({"type": "place", "unit": value, "hex": self._hexlabel(order["hex"], where)})
@@ -269,7 +275,19 @@ class AmbonGame:
             elif verb == "reveal":
                 reveals.append(value)
             elif verb == "support":
-                public.append({"type": "support", "hq": value})
+                public.append({"type": "support", "hq": value, **({"target": self._hexlabel(order["target"], where)} if "target" in order else {})})
+            elif verb == "attack":
+                units = order["with"]
+                if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
+                    raise InputError(f"{where}: with must be a list of unit ids", field="with")
+                hq = order.get("hq", "")
+                if not isinstance(hq, str):
+                    raise InputError(f"{where}: hq must be an HQ's id", field="hq")
+                public.append({"type": "attack", "target": self._hexlabel(value, where), "with": list(units), "hq": hq})
+            elif verb == "advance":
+                if not isinstance(value, list) or not all(isinstance(u, str) for u in value):
+                    raise InputError(f"{where}: advance must be a list of unit ids ([] to stay)", field=verb)
+                public.append({"type": "advance", "units": list(value), **({"target": self._hexlabel(order["target"], where)} if "target" in order else {})})
         if instructions:
             public.insert(0, {"type": "standing", **instructions})
         return ParsedOrders(public=tuple(public), seals=seals, reveals=tuple(reveals))
@@ -341,6 +359,15 @@ class AmbonGame:
             due.append(DecisionDue(ALLIED, "hq-support", f"support the defence of {target}?", options, rule="11.1"))
         elif lc is not None:
             due.append(DiceDue(landing.combat_label(lc), 1, 6, lc.key_seq, f"landing combat on {self.data.lanes[lc.lane].target}"))
+        for b in state.battles:
+            if b.stage == "support":
+                options = tuple(battle.support_options(self.data, state, b)) + ("none",)
+                due.append(DecisionDue(other(b.side), "hq-support", f"support the defence of {b.target}?", options, rule="11.1"))
+            elif b.stage == "roll":
+                due.append(DiceDue(battle.label(b), 1, 6, b.key_seq, f"combat at {b.target}"))
+            elif b.stage == "advance":
+                options = tuple(battle.advance_candidates(self.data, state, b))
+                due.append(DecisionDue(b.side, "advance", f"advance into {b.target}?", options, rule="11.4"))
         return tuple(due)
 
     # ------------------------------------------------------------------ hidden information
@@ -442,9 +469,16 @@ class AmbonGame:
                 Event("DESIGN 4.3", f"{side} standing instructions: {said}")
             ]
         if kind == "support":
-            if side != ALLIED:
-                raise illegal("6.3", "the Japanese may not use HQ support in a landing combat")
-            return landing.decide_support(self.data, state, order["hq"], action.seq)
+            if state.landing_combat is not None and state.landing_combat.stage == "support" and side == ALLIED:
+                return landing.decide_support(self.data, state, order["hq"], action.seq)
+            return battle.decide_support(self.data, state, side, order["hq"], order.get("target"), action.seq)
+        if kind == "advance":
+            return battle.advance(self.data, state, side, list(order["units"]), order.get("target"))
+        if kind == "attack":
+            phase = J_COMBAT if side == JAPANESE else A_COMBAT
+            state, events = self._reach(state, phase, side, action.index, kind)
+            state, more = battle.declare(self.data, state, side, dict(order), action.seq)
+            return state, events + more
         target_phase = ORDER_PHASE.get(kind)
         if kind == "move":
             target_phase = J_MOVEMENT if side == JAPANESE else A_MOVEMENT
@@ -616,6 +650,9 @@ class AmbonGame:
         if len(action.values) != 1 or not 1 <= action.values[0] <= 6:
             raise illegal("5.0", f"{action.label}: expected one d6, got {action.values}")
         die = action.values[0]
+        for b in state.battles:
+            if b.stage == "roll" and battle.label(b) == action.label:
+                return battle.resolve(self.data, state, b, die)
         lc = state.landing_combat
         if lc is not None and lc.stage == "roll" and landing.combat_label(lc) == action.label:
             state, events, landed = landing.resolve_combat(self.data, state, die)
@@ -644,6 +681,10 @@ class AmbonGame:
             return f"the landing from {self.data.lanes[rolling[0].lane].first_wave} is not resolved"
         if state.landing_combat is not None:
             return f"the landing combat from {self.data.lanes[state.landing_combat.lane].first_wave} is not resolved"
+        open_battles = [b for b in state.battles if b.stage != "done"]
+        if open_battles:
+            b = open_battles[0]
+            return f"the combat at {b.target} is not resolved" if b.stage != "advance" else f"{b.side} has not decided the advance into {b.target}"
         return ""
 
     def _message_end(self, state: AmbonState, action: MessageEnd) -> tuple[AmbonState, list[Event]]:
@@ -652,6 +693,15 @@ class AmbonGame:
         for slot, _ in state.published:
             if self._slot_owner(slot) == action.side and self._unapplied(state, slot):
                 state, more = self._apply_reveal(state, slot)
+                events += more
+        if state.phase in (J_COMBAT, A_COMBAT):
+            if PHASE_SIDE[state.phase] == action.side:
+                state = battle.close_advances(state, action.side)
+                if any(b.stage == "declared" for b in state.battles):
+                    state, more = battle.open_support(self.data, state, action.seq)
+                    events += more
+            else:
+                state, more = battle.decline_open_support(state, action.side, action.seq)
                 events += more
         if action.seq < 1 or PHASE_SIDE.get(state.phase) != action.side:
             return state, events
@@ -700,6 +750,8 @@ class AmbonGame:
             return self._open(state, J_MOVEMENT, events + more)
         if phase in (J_MOVEMENT, A_MOVEMENT):
             state = state.with_pieces(replace(p, spent=0) for p in state.pieces if p.spent)
+        if phase in (J_COMBAT, A_COMBAT):
+            state = replace(state, battles=())
         following = {
             J_MOVEMENT: J_BOMBARDMENT,
             J_BOMBARDMENT: J_COMBAT,

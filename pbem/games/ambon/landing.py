@@ -286,7 +286,7 @@ def resolve_combat(data: "AmbonData", state: AmbonState, die: int) -> tuple[Ambo
     result = combat.lookup(data, odds.final, total)
     a_hits, d_hits, retreat = combat.parse_result(result)
     shown = (
-        f"{_num(attack)} against {_num(odds.defence)} = {odds.column}"
+        f"{combat.fmt(attack)} against {combat.fmt(odds.defence)} = {odds.column}"
         + "".join(f", {why} {s:+d}" for why, s in odds.shifts)
         + (f" -> {odds.final}" if odds.shifts else "")
         + f"; roll {die}" + "".join(f" {v:+d} ({why})" for why, v in odds.drms)
@@ -298,7 +298,9 @@ def resolve_combat(data: "AmbonData", state: AmbonState, die: int) -> tuple[Ambo
     events += more
     survivors = [state.piece(p.id) for p in defenders if state.piece(p.id).where == lane.target]
     if retreat and survivors:
-        state, more = retreat_all(data, state, survivors, retreat)
+        from pbem.games.ambon.battle import retreat_units
+
+        state, more = retreat_units(data, state, survivors, retreat, frozenset())
         events += more
     # 6.3: the Japanese absorb their losses by disruption or elimination; no retreat
     state, more, _ = combat.apply_hits(data, state, fighters, a_hits, "Japanese")
@@ -316,28 +318,3 @@ def resolve_combat(data: "AmbonData", state: AmbonState, die: int) -> tuple[Ambo
     return state, events, [p.id for p in movers]
 
 
-def retreat_all(data: "AmbonData", state: AmbonState, pieces: list[Piece], kind: str) -> tuple[AmbonState, list[Event]]:
-    """11.3 for the defenders: ``r`` -- retreat one hex or take an extra hit
-    (default policy: retreat); ``R`` -- must retreat.  Into an EZOC only when
-    nothing else is legal, with an extra hit; no legal hex: an extra hit instead."""
-    from pbem.games.ambon import combat
-
-    events: list[Event] = []
-    for piece in pieces:
-        piece = state.piece(piece.id)
-        options = combat.retreat_options(data, state, piece)
-        if not options:
-            state, more, _ = combat.apply_hits(data, state, [piece], 1, "no retreat possible: extra")
-            events += more
-            continue
-        into_ezoc, _, where = options[0]
-        state = state.with_piece(replace(piece, where=where))
-        events.append(Event("11.3", f"{piece.id} retreats to {where}" + (" into an enemy ZOC" if into_ezoc else "")))
-        if into_ezoc:
-            state, more, _ = combat.apply_hits(data, state, [state.piece(piece.id)], 1, "retreat into an EZOC: extra")
-            events += more
-    return state, events
-
-
-def _num(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"

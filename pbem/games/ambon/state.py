@@ -119,6 +119,19 @@ class LandingCombat:
 
 
 @dataclass(frozen=True)
+class Battle:
+    """One declared combat of the Combat Phase (11.0)."""
+
+    target: str
+    side: str  # the attacker
+    attackers: tuple[str, ...]
+    attacker_hq: str = ""
+    defender_hq: str = ""
+    stage: str = "declared"  # declared | support (11.1 decision owed) | roll | advance (11.4 decision) | done
+    key_seq: int = 0
+
+
+@dataclass(frozen=True)
 class Reveal:
     """A reveal the rules demand (DESIGN 4.4): ``slot`` of the Allied player."""
 
@@ -145,6 +158,7 @@ class AmbonState:
     sealed: tuple[tuple[str, str], ...] = ()  # (side, slot) committed
     closing: bool = False  # the phasing side has finished giving orders for this phase
     landing_combat: LandingCombat | None = None
+    battles: tuple[Battle, ...] = ()
     standing: StandingTable = field(default_factory=StandingTable)
     seq: int = 0
     vp_events: tuple[tuple[str, int], ...] = ()  # (why, VP) awarded outside the final tally

@@ -1,0 +1,148 @@
+"""Combat (11.0-11.4) and its place in the message flow (DESIGN 4.3), with
+15.0's combat as a test."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.engine import referee
+from pbem.engine.machine import DecisionDue, DiceDue, DiceRolled, MessageEnd, Ordered, replace
+from pbem.engine.standing import StandingTable
+from pbem.errors import IllegalOrderError
+from pbem.games.ambon import GAME, battle, combat
+from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE
+
+# 15.0, Japanese Combat Phase of turn 2, after the movement and the bombardment
+POSITION = dict(
+    turn=2, phase="japanese-combat", disrupted=["AUS-B"],
+    positions={"3.A": "1509", "3.B": "1509", "3.C": "1508", "3.D": "1507",
+               "NEI-2.B": "1609", "AUS-B": "1608", "NEI-HQ": "1708", "NEI-2.C": "1809"},
+    concealed={"X2": "1609"}, revealed={"X2": "detachment"},
+)
+ATTACK = [{"attack": "1609", "with": ["3.A", "3.B", "3.C"]}]
+
+
+def position(standing=None, **changes):
+    state = GAME.scenario_state({**POSITION, **changes})
+    for side, table in (standing or {}).items():
+        state = replace(state, standing=state.standing.updated(side, table))
+    return state
+
+
+def texts(result):
+    return [e.text for e in result.events]
+
+
+def test_15_0_combat_at_1609():
+    state = position({ALLIED: {"hq-support": "always"}, JAPANESE: {"advance": "always"}})
+    result = referee.adjudicate(GAME, state, JAPANESE, {"order": ATTACK}, [4])
+    t = texts(result)
+    assert "japanese declares: 3.A, 3.B, 3.C attack NEI-2.B, X2 in 1609" in t
+    assert "NEI-HQ supports the defence of 1609 (standing instruction)" in t
+    # 6 + 6 + 6/2 = 15 against 3 + 1 = 4: 3.75:1 -> 3:1; defender HQ -1; 4 -> 3: 1/1r
+    line = next(x for x in t if x.startswith("combat at 1609"))
+    assert line.startswith("combat at 1609: 15 against 4 = 3:1; roll 4 -1 (defender's HQ support (11.1)) = 3 -> 1/1r")
+    assert "3.C halved (in the EZOC of AUS-B in 1608, which nobody attacks: 11.0)" in line
+    assert "defender hit: X2 is eliminated" in t
+    assert "NEI-2.B retreats to 1708" in t
+    assert "attacker hit: 3.A is disrupted" in t
+    assert "3.B, 3.C advance into 1609 (standing instruction)" in t
+    s = result.state
+    assert s.piece("X2").where == ELIMINATED and s.piece("NEI-2.B").where == "1708"
+    assert s.piece("3.A").disrupted and s.piece("3.A").where == "1509"
+
+
+def test_11_1_defender_support_is_a_decision_that_comes_before_the_die():
+    """DESIGN 4.3: the die waits for the defender's message; it is keyed by it."""
+    state = position()
+    for i, order in enumerate(GAME.parse_orders({"order": ATTACK}, JAPANESE).public):
+        state, _ = GAME.apply(state, Ordered(JAPANESE, 10, i, order))
+    state, events = GAME.apply(state, MessageEnd(JAPANESE, 10))
+    due = GAME.awaiting(state)
+    assert due == (DecisionDue(ALLIED, "hq-support", "support the defence of 1609?", ("NEI-HQ", "none"), rule="11.1"),)
+    assert not [d for d in due if isinstance(d, DiceDue)]  # no die exists yet for anyone to know
+    order = GAME.parse_orders({"order": [{"support": "NEI-HQ"}]}, ALLIED).public[0]
+    state, _ = GAME.apply(state, Ordered(ALLIED, 11, 0, order))
+    state, _ = GAME.apply(state, MessageEnd(ALLIED, 11))
+    assert GAME.awaiting(state) == (DiceDue("combat 1609", 1, 6, 11, "combat at 1609"),)  # keyed by the Allied message
+
+
+def test_11_1_support_left_unanswered_is_declined():
+    state = position()
+    for i, order in enumerate(GAME.parse_orders({"order": ATTACK}, JAPANESE).public):
+        state, _ = GAME.apply(state, Ordered(JAPANESE, 10, i, order))
+    state, _ = GAME.apply(state, MessageEnd(JAPANESE, 10))
+    state, events = GAME.apply(state, MessageEnd(ALLIED, 11))
+    assert "no HQ supports the defence of 1609" in [e.text for e in events]
+    assert GAME.awaiting(state)[0].key_seq == 11
+
+
+def test_11_4_advance_is_the_attackers_decision_after_the_die():
+    state = position({ALLIED: {"hq-support": "never"}})
+    result = referee.adjudicate(GAME, state, JAPANESE, {"order": ATTACK}, [4])  # 3:1, 4 -> 0/1r: 1609 empties
+    decision = [d for d in GAME.awaiting(result.state) if isinstance(d, DecisionDue)]
+    assert decision[0].kind == "advance" and decision[0].side == JAPANESE
+    assert decision[0].options == ("3.A", "3.B", "3.C")
+    with pytest.raises(IllegalOrderError, match="11.4: 3.D may not advance"):
+        GAME.apply(result.state, Ordered(JAPANESE, 12, 0, {"type": "advance", "units": ["3.D"]}))
+    state, events = GAME.apply(result.state, Ordered(JAPANESE, 12, 0, {"type": "advance", "units": list(decision[0].options)}))
+    assert events[0].text.endswith("advance into 1609")
+
+
+def test_11_0_odds_round_in_the_defenders_favour_with_exact_fractions():
+    from fractions import Fraction
+
+    assert combat.ratio_column(Fraction(9), Fraction(2)) == (4, 1)  # 4.5:1 -> 4:1 (15.0)
+    assert combat.ratio_column(Fraction(15), Fraction(4)) == (3, 1)  # 3.75:1 -> 3:1 (15.0)
+    assert combat.ratio_column(Fraction(3), Fraction(4)) == (1, 2)  # 1:1.33 -> 1:2
+    assert combat.ratio_column(Fraction(5, 2), Fraction(5)) == (1, 2)
+
+
+@pytest.mark.parametrize("order, message", [
+    ({"attack": "1609", "with": ["3.D"]}, "10.0: 3.D is an artillery-type unit and may not make a normal attack"),
+    ({"attack": "1708", "with": ["3.A"]}, "11.0: 3.A in 1509 does not have 1708 in its ZOC"),
+    ({"attack": "1609", "with": ["3.A", "3.A"]}, "11.0: 3.A already attacks this phase"),
+    ({"attack": "1509", "with": ["3.A"]}, "11.0: there is no enemy unit in 1509 to attack"),
+    ({"attack": "1609", "with": ["3.A"], "hq": "NEI-HQ"}, "11.1: 'NEI-HQ' is not a japanese HQ"),
+])
+def test_11_0_declaration_rules(order, message):
+    with pytest.raises(IllegalOrderError, match=message.replace("(", r"\(").replace(".", r"\.")):
+        referee.adjudicate(GAME, position(), JAPANESE, {"order": [order]}, [])
+
+
+def test_11_0_a_hex_is_attacked_once():
+    orders = [{"attack": "1609", "with": ["3.A"]}, {"attack": "1609", "with": ["3.B"]}]
+    with pytest.raises(IllegalOrderError, match="11.0: 1609 is already attacked this phase"):
+        referee.adjudicate(GAME, position(), JAPANESE, {"order": orders}, [])
+
+
+def test_11_1_japanese_army_hq_supports_only_army_units():
+    state = position(positions={**POSITION["positions"], "Kure-1": "1508", "228-HQ": "1509"})
+    order = {"attack": "1609", "with": ["3.A", "Kure-1"], "hq": "228-HQ"}
+    with pytest.raises(IllegalOrderError, match="11.1: 228-HQ \\(Japanese Army\\) may support only a combat of Japanese Army units alone"):
+        referee.adjudicate(GAME, state, JAPANESE, {"order": [order]}, [])
+
+
+def test_11_1_lone_hq_attacked_is_eliminated_without_odds():
+    state = position(positions={"3.A": "1608", "NEI-HQ": "1708"}, concealed={}, revealed={}, disrupted=[])
+    result = referee.adjudicate(GAME, state, JAPANESE, {"order": [{"attack": "1708", "with": ["3.A"]}]}, [])
+    assert "NEI-HQ attacked alone in 1708: eliminated" in texts(result)
+
+
+def test_11_2_mountain_shift_and_town_drm():
+    # attacking 1508 (mountain) from 1509
+    state = GAME.scenario_state(dict(turn=3, phase="allied-combat", positions={"NEI-2.B": "1509", "3.C": "1508"}))
+    result = referee.adjudicate(GAME, state, ALLIED, {"order": [{"attack": "1508", "with": ["NEI-2.B"]}]}, [6])
+    line = next(x for x in texts(result) if x.startswith("combat at 1508"))
+    assert "defender in a mountain hex (11.2) -1" in line
+    state = GAME.scenario_state(dict(turn=3, phase="japanese-combat", positions={"3.A": "1708", "NEI-2.A": "1809"}))
+    result = referee.adjudicate(GAME, state, JAPANESE, {"order": [{"attack": "1809", "with": ["3.A"]}]}, [6])
+    line = next(x for x in texts(result) if x.startswith("combat at 1809"))
+    assert "across Paso's fortified hexside (11.2) -1" in line and "-1 (attacking a town (11.2))" in line
+
+
+def test_11_3_r_refused_with_an_extra_hit_by_standing_instruction():
+    state = position({ALLIED: {"hq-support": "always", "retreat": "hit"}, JAPANESE: {"advance": "never"}})
+    result = referee.adjudicate(GAME, state, JAPANESE, {"order": ATTACK}, [4])
+    assert "refusing the retreat: extra hit: NEI-2.B is disrupted" in texts(result)
+    assert result.state.piece("NEI-2.B").where == "1609"
