@@ -14,7 +14,7 @@ from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE
 
 # 15.0, Japanese Combat Phase of turn 2, after the movement and the bombardment
 POSITION = dict(
-    turn=2, phase="japanese-combat", disrupted=["AUS-B"],
+    turn=3, phase="japanese-combat", disrupted=["AUS-B"],
     positions={"3.A": "1509", "3.B": "1509", "3.C": "1508", "3.D": "1507",
                "NEI-2.B": "1609", "AUS-B": "1608", "NEI-HQ": "1708", "NEI-2.C": "1809"},
     concealed={"X2": "1609"}, revealed={"X2": "detachment"},
@@ -34,7 +34,8 @@ def texts(result):
 
 
 def test_15_0_combat_at_1609():
-    state = position({ALLIED: {"hq-support": "always"}, JAPANESE: {"advance": "always"}})
+    """The Japanese choose to disrupt 3.C (15.0 leaves it disrupted in 1508)."""
+    state = position({ALLIED: {"hq-support": "always"}, JAPANESE: {"advance": "always", "losses": "3.C"}})
     result = referee.adjudicate(GAME, state, JAPANESE, {"order": ATTACK}, [4])
     t = texts(result)
     assert "japanese declares: 3.A, 3.B, 3.C attack NEI-2.B, X2 in 1609" in t
@@ -45,11 +46,17 @@ def test_15_0_combat_at_1609():
     assert "3.C halved (in the EZOC of AUS-B in 1608, which nobody attacks: 11.0)" in line
     assert "defender hit: X2 is eliminated" in t
     assert "NEI-2.B retreats to 1708" in t
-    assert "attacker hit: 3.A is disrupted" in t
-    assert "3.B, 3.C advance into 1609 (standing instruction)" in t
+    assert "attacker hit: 3.C is disrupted" in t
+    assert "3.A, 3.B advance into 1609 (standing instruction)" in t
     s = result.state
     assert s.piece("X2").where == ELIMINATED and s.piece("NEI-2.B").where == "1708"
-    assert s.piece("3.A").disrupted and s.piece("3.A").where == "1509"
+    assert s.piece("3.C").disrupted and s.piece("3.C").where == "1508"
+
+
+def test_11_3_without_a_loss_order_the_default_policy_decides():
+    state = position({ALLIED: {"hq-support": "always"}, JAPANESE: {"advance": "always"}})
+    result = referee.adjudicate(GAME, state, JAPANESE, {"order": ATTACK}, [4])
+    assert "attacker hit: 3.A is disrupted" in texts(result)  # the strongest undisrupted unit, first by name
 
 
 def test_11_1_defender_support_is_a_decision_that_comes_before_the_die():
@@ -82,7 +89,7 @@ def test_11_4_advance_is_the_attackers_decision_after_the_die():
     result = referee.adjudicate(GAME, state, JAPANESE, {"order": ATTACK}, [4])  # 3:1, 4 -> 0/1r: 1609 empties
     decision = [d for d in GAME.awaiting(result.state) if isinstance(d, DecisionDue)]
     assert decision[0].kind == "advance" and decision[0].side == JAPANESE
-    assert decision[0].options == ("3.A", "3.B", "3.C")
+    assert decision[0].options == ("3.A", "3.B", "3.C")  # 0/1r: no attacker hit
     with pytest.raises(IllegalOrderError, match="11.4: 3.D may not advance"):
         GAME.apply(result.state, Ordered(JAPANESE, 12, 0, {"type": "advance", "units": ["3.D"]}))
     state, events = GAME.apply(result.state, Ordered(JAPANESE, 12, 0, {"type": "advance", "units": list(decision[0].options)}))
@@ -132,7 +139,7 @@ def test_11_1_lone_hq_attacked_is_eliminated_without_odds():
 def test_11_2_mountain_shift_and_town_drm():
     # attacking 1508 (mountain) from 1509
     state = GAME.scenario_state(dict(turn=3, phase="allied-combat", positions={"NEI-2.B": "1509", "3.C": "1508"}))
-    result = referee.adjudicate(GAME, state, ALLIED, {"order": [{"attack": "1508", "with": ["NEI-2.B"]}]}, [6])
+    result = referee.adjudicate(GAME, state, ALLIED, {"order": [{"attack": "1508", "with": ["NEI-2.B"]}]}, [6, 6, 6])  # + 2 recovery checks
     line = next(x for x in texts(result) if x.startswith("combat at 1508"))
     assert "defender in a mountain hex (11.2) -1" in line
     state = GAME.scenario_state(dict(turn=3, phase="japanese-combat", positions={"3.A": "1708", "NEI-2.A": "1809"}))

@@ -35,9 +35,10 @@ class StandingTable:
         return {k: a for s, k, a in self.entries if s == side}
 
 
-def parse(document: Mapping[str, Any], kinds: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
+def parse(document: Mapping[str, Any], kinds: Mapping[str, tuple[str, ...] | None]) -> dict[str, str]:
     """The ``[standing]`` table of an orders document, checked against the
-    game's ``kinds`` (kind -> accepted answers); errors name the field."""
+    game's ``kinds`` (kind -> accepted answers, or None for free text such as
+    a loss order); errors name the field."""
     table = document.get("standing", {})
     if not isinstance(table, Mapping):
         raise InputError("standing: must be a table, e.g. [standing] advance = \"always\"", field="standing")
@@ -48,9 +49,12 @@ def parse(document: Mapping[str, Any], kinds: Mapping[str, tuple[str, ...]]) -> 
                 f"standing.{kind}: unknown standing instruction (this game has {', '.join(sorted(kinds)) or 'none'})",
                 field=f"standing.{kind}",
             )
-        if not isinstance(value, str) or value not in kinds[kind]:
+        if kinds[kind] is None and isinstance(value, str) and len(value) <= 500:
+            out[kind] = value
+            continue
+        if not isinstance(value, str) or kinds[kind] is None or value not in kinds[kind]:
             raise InputError(
-                f"standing.{kind}: {value!r} is not one of {', '.join(kinds[kind])}", field=f"standing.{kind}"
+                f"standing.{kind}: {value!r} is not one of {', '.join(kinds[kind] or ('a text',))}", field=f"standing.{kind}"
             )
         out[kind] = value
     return out

@@ -125,7 +125,10 @@ def open_support(data: "AmbonData", state: AmbonState, seq: int) -> tuple[AmbonS
             continue
         options = support_options(data, state, b, battles)
         policy = state.standing.get(other(b.side), "hq-support")
-        if options and policy is None:
+        may_fire = state.option("14.1") and any(
+            data.spec(p).artillery and not p.bombarded for p in state.on_map(other(b.side))
+        )
+        if (options and policy is None) or may_fire:
             battles.append(replace(b, stage="support"))
             events.append(Event("11.1", f"{other(b.side)} may support the defence of {b.target} with {' or '.join(options)}"))
         else:

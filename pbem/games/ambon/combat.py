@@ -5,9 +5,10 @@ shifts and DRMs are data (``charts.toml``).  Results read ``A/D`` hits with an
 optional ``r`` (retreat or take an extra hit) or ``R`` (must retreat).
 
 Who chooses which unit takes a hit, and whether to retreat or take the extra
-hit, is the owner's decision (11.3).  Until the decision prompts of the
-combat issue land, this module answers them by a DOCUMENTED DEFAULT POLICY
-(the owner's standing orders by default): a hit goes first to a unit one hit
+hit, is the owner's decision (11.3), made after the die.  Owners give it in
+advance as standing instructions (``losses = "3.C 3.A"``, ``retreat =
+"retreat" | "hit"``); what they leave open is answered by a DOCUMENTED
+DEFAULT POLICY rather than by another email: a hit goes first to a unit one hit
 eliminates and that is worth no VP (a detachment), then disrupts the
 strongest undisrupted unit, then eliminates the weakest disrupted one; an
 ``r`` is answered by retreating; a retreat goes to the legal hex 11.3
@@ -145,9 +146,15 @@ def one_hit_kills(data: "AmbonData", piece: Piece) -> bool:
     return spec.hq or spec.kind == "detachment" or piece.identity == "detachment" or piece.concealed
 
 
-def hit_order(data: "AmbonData", pieces: list[Piece]) -> list[Piece]:
-    """The default loss policy (module docstring)."""
+def hit_order(data: "AmbonData", pieces: list[Piece], preference: str = "") -> list[Piece]:
+    """Who takes the next hit: the owner's standing loss order first (the
+    units it names, an undisrupted one before any disrupted one), then the
+    default policy (module docstring)."""
+    listed = preference.split()
+
     def key(p: Piece) -> tuple:
+        if p.id in listed:
+            return (-2 if not p.disrupted else -1, listed.index(p.id))
         spec = data.spec(p)
         if one_hit_kills(data, p) and not spec.hq:
             return (0, p.id)
@@ -167,7 +174,7 @@ def apply_hits(data: "AmbonData", state: AmbonState, pieces: list[Piece], hits: 
         alive = [state.piece(p.id) for p in pieces if state.piece(p.id).where != ELIMINATED]
         if not alive:
             break
-        victim = hit_order(data, alive)[0]
+        victim = hit_order(data, alive, state.standing.get(alive[0].side, "losses") or "")[0]
         if victim.disrupted or one_hit_kills(data, victim):
             state = state.with_piece(replace(victim, where=ELIMINATED, disrupted=False))
             dead.append(victim.id)

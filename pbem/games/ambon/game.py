@@ -40,7 +40,7 @@ from pbem.engine.machine import (
 )
 from pbem.engine.paths import format_mp, validate_path
 from pbem.errors import InputError
-from pbem.games.ambon import battle, landing, movement, setup
+from pbem.games.ambon import battle, bombardment, landing, movement, recovery, setup, supply, victory
 from pbem.games.ambon.data import AmbonData
 from pbem.games.ambon.state import (
     A_BOMBARDMENT,
@@ -83,6 +83,8 @@ VERBS = {  # verb: (required fields, optional fields)
     "postpone": ((), ()),
     "move": ((), ()),
     "attack": (("with",), ("hq",)),
+    "bombard": (("target",), ()),
+    "surrender": ((), ()),
     "support": ((), ("target",)),
     "advance": ((), ("target",)),
     "reveal": ((), ()),
@@ -91,6 +93,8 @@ STANDING_KINDS = {
     "hq-support": ("always", "never"),  # 11.1: support the defence whenever an HQ can
     "advance": ("always", "never"),  # 11.4: advance every eligible attacker into an emptied hex
     "retreat": ("retreat", "hit"),  # 11.3: answer an "r" result
+    "surrender": ("never",),  # 3.2: fight on at the start of turn 8 without being asked
+    "losses": None,  # 11.3: units in the order they take hits, e.g. "3.C 3.A"
 }
 ORDER_PHASE = {
     "place": SETUP_ALLIED,
@@ -284,6 +288,15 @@ class AmbonGame:
                 if not isinstance(hq, str):
                     raise InputError(f"{where}: hq must be an HQ's id", field="hq")
                 public.append({"type": "attack", "target": self._hexlabel(value, where), "with": list(units), "hq": hq})
+            elif verb == "bombard":
+                target = order["target"]
+                if not isinstance(target, str):
+                    raise InputError(f"{where}: target must be a unit id", field="target")
+                public.append({"type": "bombard", "unit": value, "target": target})
+            elif verb == "surrender":
+                if value not in ("yes", "no"):
+                    raise InputError(f"{where}: surrender = \"yes\" or \"no\"", field=verb)
+                public.append({"type": "surrender", "answer": value})
             elif verb == "advance":
                 if not isinstance(value, list) or not all(isinstance(u, str) for u in value):
                     raise InputError(f"{where}: advance must be a list of unit ids ([] to stay)", field=verb)
@@ -359,6 +372,12 @@ class AmbonGame:
             due.append(DecisionDue(ALLIED, "hq-support", f"support the defence of {target}?", options, rule="11.1"))
         elif lc is not None:
             due.append(DiceDue(landing.combat_label(lc), 1, 6, lc.key_seq, f"landing combat on {self.data.lanes[lc.lane].target}"))
+        for unit, target, key, defensive in state.bombardments:
+            due.append(DiceDue(f"bombard {unit}", 1, 6, key, f"{unit} bombards {target}"))
+        for pid, key in state.recoveries:
+            due.append(DiceDue(f"recovery {pid}", 1, 6, key, f"recovery check of {pid}"))
+        if state.surrender_offered:
+            due.append(DecisionDue(ALLIED, "surrender", "surrender at the start of turn 8?", ("yes", "no"), rule="3.2"))
         for b in state.battles:
             if b.stage == "support":
                 options = tuple(battle.support_options(self.data, state, b)) + ("none",)
@@ -474,6 +493,10 @@ class AmbonGame:
             return battle.decide_support(self.data, state, side, order["hq"], order.get("target"), action.seq)
         if kind == "advance":
             return battle.advance(self.data, state, side, list(order["units"]), order.get("target"))
+        if kind == "surrender":
+            return self._surrender(state, side, order["answer"])
+        if kind == "bombard":
+            return self._bombard(state, action)
         if kind == "attack":
             phase = J_COMBAT if side == JAPANESE else A_COMBAT
             state, events = self._reach(state, phase, side, action.index, kind)
@@ -553,6 +576,36 @@ class AmbonGame:
         return state.with_pieces(pieces), [
             Event("14.2", f"battalions {' and '.join(battalions)} are kept off-map; their beaches are in a sealed note")
         ]
+
+    def _bombard(self, state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:
+        """10.0 (and 14.1 defensive bombardment in the enemy's Combat Phase)."""
+        side, unit, target = action.side, action.order["unit"], action.order["target"]
+        enemy_combat = A_COMBAT if side == JAPANESE else J_COMBAT
+        defensive = state.phase == enemy_combat
+        events: list[Event] = []
+        if defensive:
+            if not state.option("14.1"):
+                raise illegal("10.0", f"{side} may bombard only in its own Bombardment Phase (14.1 is not in use)")
+            if not state.battles or any(b.stage == "declared" for b in state.battles):
+                raise illegal("14.1", "defensive bombardment comes after all combats have been declared")
+        else:
+            state, events = self._reach(state, J_BOMBARDMENT if side == JAPANESE else A_BOMBARDMENT, side, action.index, "bombard")
+        if any(u == unit for u, *_ in state.bombardments):
+            raise illegal("10.0", f"{unit} already bombards this turn")
+        bombardment.check_bombardment(self.data, state, unit, target, defensive=defensive)
+        state = replace(state, bombardments=state.bombardments + ((unit, target, action.seq, defensive),))
+        return state, events + [Event("14.1" if defensive else "10.0",
+                                      f"{unit} {'defensively ' if defensive else ''}bombards {target}; one die is due")]
+
+    def _surrender(self, state: AmbonState, side: str, answer: str) -> tuple[AmbonState, list[Event]]:
+        """3.2: the Allied decision at the start of turn 8."""
+        if side != ALLIED or not state.surrender_offered:
+            raise illegal("3.2", "no surrender decision is open")
+        state = replace(state, surrender_offered=False)
+        if answer == "no":
+            return state, [Event("3.2", "the Allies fight on")]
+        state = replace(state, surrendered=True)
+        return self._game_over(state, [Event("3.2", "the Allies surrender at the start of turn 8; the game ends")])
 
     def _land(self, state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:
         return landing.start(self.data, state, action.order["box"], action.seq)
@@ -650,6 +703,13 @@ class AmbonGame:
         if len(action.values) != 1 or not 1 <= action.values[0] <= 6:
             raise illegal("5.0", f"{action.label}: expected one d6, got {action.values}")
         die = action.values[0]
+        for unit, target, key, defensive in state.bombardments:
+            if action.label == f"bombard {unit}":
+                return self._bombarded(state, unit, target, defensive, die)
+        for pid, key in state.recoveries:
+            if action.label == f"recovery {pid}":
+                state = replace(state, recoveries=tuple(r for r in state.recoveries if r[0] != pid))
+                return recovery.resolve_recovery(self.data, state, pid, die)
         for b in state.battles:
             if b.stage == "roll" and battle.label(b) == action.label:
                 return battle.resolve(self.data, state, b, die)
@@ -662,6 +722,18 @@ class AmbonGame:
                 state, events = landing.resolve(self.data, state, l, die)
                 return self._landed(state, events, events[-1].data.get("landed", []))
         raise illegal("5.0", f"no roll labelled {action.label!r} is due")
+
+    def _bombarded(self, state: AmbonState, unit: str, target: str, defensive: bool, die: int) -> tuple[AmbonState, list[Event]]:
+        state = replace(state, bombardments=tuple(b for b in state.bombardments if b[0] != unit))
+        state, events, forced = bombardment.resolve_bombardment(self.data, state, unit, target, die, defensive=defensive)
+        for pid in forced:  # 14.3: a concealed unit hit is revealed; a disrupted one or a detachment retreats
+            piece = state.piece(pid)
+            if piece.concealed:
+                state, more = self._owe(state, [Reveal(pid, "14.3", f"hit by {unit}'s bombardment")])
+            else:
+                state, more = battle.retreat_units(self.data, state, [piece], "R", frozenset())
+            events += more
+        return state, events
 
     def _landed(self, state: AmbonState, events: list[Event], landed: list[str]) -> tuple[AmbonState, list[Event]]:
         """Units that came ashore enter their hex: 3.1, 6.5, 8.0."""
@@ -681,6 +753,12 @@ class AmbonGame:
             return f"the landing from {self.data.lanes[rolling[0].lane].first_wave} is not resolved"
         if state.landing_combat is not None:
             return f"the landing combat from {self.data.lanes[state.landing_combat.lane].first_wave} is not resolved"
+        if state.bombardments:
+            return f"{state.bombardments[0][0]}'s bombardment is not resolved"
+        if state.recoveries:
+            return "recovery checks are not resolved"
+        if state.surrender_offered:
+            return "the Allies have not decided whether to surrender (3.2)"
         open_battles = [b for b in state.battles if b.stage != "done"]
         if open_battles:
             b = open_battles[0]
@@ -772,9 +850,19 @@ class AmbonGame:
         state = replace(state, phase=phase, closing=False)
         if phase == A_MOVEMENT and state.turn == 1:
             events.append(Event("7.1", "turn 1: only Allied units within 4 land hexes of a Japanese unit may move"))
+        if phase == LANDING and victory.may_surrender(self.data, state):
+            if state.standing.get(ALLIED, "surrender") == "never":
+                events.append(Event("3.2", "the Allies fight on (standing instruction)"))
+            else:
+                state = replace(state, surrender_offered=True)
+                events.append(Event("3.2", "turn 8 begins: the Allies may surrender"))
         if phase == RECOVERY:
             if state.turn <= 2:
                 events.append(Event("12.0", f"turn {state.turn}: the Japanese may not make recovery checks"))
+            due = [p for side in self.sides for p in recovery.recovery_candidates(self.data, state, side)]
+            state = replace(state, recoveries=tuple((p.id, state.seq) for p in due))
+            if due:
+                events.append(Event("12.0", f"recovery checks for {', '.join(p.id for p in due)}"))
             if state.turn == 1 and state.option("14.2"):
                 state, more = self._owe(state, [Reveal(setup.SECOND_WAVE_SLOT, "14.2", "turn-1 Recovery Phase", JAPANESE)])
                 events += more
@@ -782,13 +870,24 @@ class AmbonGame:
 
     def _end_recovery(self, state: AmbonState, events: list[Event]) -> tuple[AmbonState, list[Event]]:
         if state.turn == SUPPLY_TURN:
-            return replace(state, phase=SUPPLY, closing=False), events
+            state, more = supply.supply_check(self.data, state)
+            return replace(state, phase=SUPPLY, closing=False), events + [Event("13.0", "supply check (end of turn 7)")] + more
         return self._next_turn(state, events)
+
+    def _game_over(self, state: AmbonState, events: list[Event]) -> tuple[AmbonState, list[Event]]:
+        """3.0: the Japanese VP total and its band."""
+        state = replace(state, phase=GAME_OVER, closing=False, surrender_offered=False)
+        total, breakdown = victory.victory_points(self.data, state)
+        band = victory.victory_band(self.data, total)
+        parts = "; ".join(f"{why} {vp:+d}" for why, vp in breakdown if vp)
+        events.append(Event("3.0", f"the Japanese score {total} VP: {band}" + (f" ({parts})" if parts else ""),
+                            {"vp": total, "band": band, "breakdown": [[w, v] for w, v in breakdown]}))
+        return state, events
 
     def _next_turn(self, state: AmbonState, events: list[Event]) -> tuple[AmbonState, list[Event]]:
         if state.turn >= LAST_TURN:
             events.append(Event("3.0", f"turn {state.turn} was the last; the game is over"))
-            return replace(state, phase=GAME_OVER, closing=False), events
+            return self._game_over(state, events)
         fresh = [replace(p, penalty="", moved=False, attacked=False, bombarded=False, spent=0) for p in state.pieces]
         state = replace(state.with_pieces(fresh), turn=state.turn + 1)
         events.append(Event("5.0", f"turn {state.turn} begins"))
@@ -845,6 +944,7 @@ class AmbonGame:
             "beachheads": list(state.beachheads),
             "control": [{"hex": h, "turn": t} for h, t in state.control],
             "owed": [{"slot": r.slot, "side": r.side, "rule": r.rule, "why": r.why} for r in state.owed],
+            "vp": victory.victory_points(self.data, state)[0],
         }
 
     def check_seals(self, state: AmbonState, side: str, store: Mapping[str, str]) -> list[str]:
