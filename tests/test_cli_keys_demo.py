@@ -103,7 +103,7 @@ def test_message_pasted_into_a_quoted_crlf_email_reply_is_received(started, tmp_
 
 def test_demo_runs_and_keeps_its_directory(tmp_path):
     target = tmp_path / "demo"
-    r = CliRunner().invoke(main, ["demo", "--dir", str(target)], env={"COLUMNS": "120"})
+    r = CliRunner().invoke(main, ["demo", "dice", "--dir", str(target)], env={"COLUMNS": "120"})
     assert r.exit_code == 0, r.output
     assert "VERIFIED" in r.output and "audit: every commitment" in r.output
     for player in ("ann", "bob"):
@@ -113,7 +113,20 @@ def test_demo_runs_and_keeps_its_directory(tmp_path):
     assert r.exit_code == 0, r.output
 
 
-def test_demo_in_a_temporary_directory():
-    r = CliRunner().invoke(main, ["demo"], env={"COLUMNS": "120"})
+def test_dice_demo_in_a_temporary_directory():
+    r = CliRunner().invoke(main, ["demo", "dice"], env={"COLUMNS": "120"})
     assert r.exit_code == 0, r.output
     assert "Rolls in the demo game" in r.output
+
+
+def test_ambon_demo_plays_a_whole_game_and_audits_it(tmp_path):
+    """pbem demo (Ambon by default): setup to the end of turn 10 (or a
+    surrender), every message verified, the audit checks the hidden setup."""
+    r = CliRunner().invoke(main, ["demo", "--dir", str(tmp_path / "a")], env={"COLUMNS": "140"})
+    assert r.exit_code == 0, r.output
+    assert "VERIFIED" in r.output and "audit: every commitment" in r.output
+    assert "the Japanese score" in r.output and "Order of battle" in r.output
+    files = sorted((tmp_path / "a" / "jack" / "game").glob("*.pbem"))
+    assert len(files) > 20
+    r = CliRunner().invoke(main, ["verify", str(tmp_path / "a" / "kenji" / "game"), "--audit", "--json"])
+    assert r.exit_code == 0 and '"over": true' in r.output

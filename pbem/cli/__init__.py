@@ -505,11 +505,18 @@ def adjudicate(
 
 
 @main.command()
+@click.argument("game", default="ambon", type=click.Choice(["ambon", "dice"]))
 @click.option("--dir", "directory", type=click.Path(file_okay=False), help="Keep the demo game here (created).")
 @handles_errors
-def demo(directory: str | None) -> None:
-    """Play a short scripted dice game between two fresh identities, verify it
-    with --audit, and print the rolls and the verdict.  No prompts."""
+def demo(game: str, directory: str | None) -> None:
+    """Play a whole scripted game by email between two fresh identities in a
+    temporary directory (or DIR), verify it with --audit, and print the
+    result.  No prompts.
+
+    \b
+    pbem demo          Ambon, both sides played by pbem's simple bot
+    pbem demo dice     a short dice game: rolls, a sealed note, the end
+    """
     import tempfile
 
     from pbem import demo as demo_lib
@@ -520,15 +527,26 @@ def demo(directory: str | None) -> None:
     def progress(line: str) -> None:
         out.print(line, markup=False)
 
+    def run(where: Path):
+        if game == "dice":
+            report = demo_lib.run_dice_demo(where, progress=progress)
+            render.print_rolls(out, report.verify.replay.rolls, title="Rolls in the demo game")
+        else:
+            report = demo_lib.run_ambon_demo(where, progress=progress)
+            from pbem.render import board
+
+            final = report.final
+            events = [e for _, e in final.replay.events if e.rule in ("3.0", "3.2")]
+            board.print_board(out, final.game, final.view(), you=final.player.side, events=events)
+        render.print_report(out, report.verify)
+        return report
+
     if directory:
-        report = demo_lib.run_dice_demo(Path(directory), progress=progress)
+        report = run(Path(directory))
+        out.print(f"the demo game is kept in {directory}")
     else:
         with tempfile.TemporaryDirectory(prefix="pbem-demo-") as tmp:
-            report = demo_lib.run_dice_demo(Path(tmp), progress=progress)
-    render.print_rolls(out, report.verify.replay.rolls, title="Rolls in the demo game")
-    render.print_report(out, report.verify)
-    if directory:
-        out.print(f"the demo game is kept in {directory}")
+            report = run(Path(tmp))
     if not report.verify.ok or not report.logs_agree:
         raise PbemClickError("demo failed verification", 1)
 

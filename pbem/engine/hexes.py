@@ -63,6 +63,9 @@ class Hex:
     s: int
 
     def __post_init__(self) -> None:
+        q, r, s = self.q, self.r, self.s
+        if type(q) is int and type(r) is int and type(s) is int and q + r + s == 0:
+            return  # the fast path: hex arithmetic makes millions of these
         for name in ("q", "r", "s"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
@@ -99,7 +102,7 @@ class Hex:
 
     def is_adjacent(self, other: Hex) -> bool:
         """True when ``other`` shares a hexside with this hex."""
-        return self.distance(other) == 1
+        return abs(self.q - other.q) + abs(self.r - other.r) + abs(self.s - other.s) == 2
 
     def direction_to(self, other: Hex) -> int:
         """The direction (0..5) of adjacent hex ``other``; InputError if not adjacent."""
@@ -115,7 +118,7 @@ class Hex:
 
     def distance(self, other: Hex) -> int:
         """Number of hex steps between this hex and ``other``."""
-        return (self - other).length()
+        return (abs(self.q - other.q) + abs(self.r - other.r) + abs(self.s - other.s)) // 2
 
     def ring(self, radius: int) -> tuple[Hex, ...]:
         """The hexes exactly ``radius`` away, see :func:`ring`."""

@@ -63,6 +63,7 @@ import hashlib
 import math
 import re
 import tomllib
+from functools import cached_property
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -293,7 +294,25 @@ class GameMap:
 
     def hex(self, label: str) -> Hex:
         """The hex numbered ``label`` (InputError quoting it if bad or off the map)."""
-        return self.grid.parse(label)
+        cache = self._parsed
+        found = cache.get(label)
+        if found is None:
+            found = cache[label] = self.grid.parse(label)
+        return found
+
+    @cached_property
+    def _parsed(self) -> dict[str, Hex]:
+        return {}
+
+    @cached_property
+    def _side_features(self) -> dict[tuple[Hex, Hex], frozenset[str]]:
+        """Every hexside carrying a feature -> its features, keyed (lower, higher)."""
+        found: dict[tuple[Hex, Hex], set[str]] = {}
+        for feature, sides in self.hexsides.items():
+            for side in sides:
+                a, b = side.hexes
+                found.setdefault((min(a, b), max(a, b)), set()).add(feature)
+        return {key: frozenset(value) for key, value in found.items()}
 
     def label(self, h: Hex) -> str:
         """The ``CCRR`` number of ``h``."""
@@ -318,16 +337,11 @@ class GameMap:
         (``"road"``, ``"river"``...).  False for hexes that are not adjacent."""
         if feature not in self.hexsides:
             raise InputError(f"unknown hexside feature {feature!r} (known: {', '.join(HEXSIDE_FEATURES)})")
-        if not a.is_adjacent(b):
-            return False
-        return Hexside(a, b) in self.hexsides[feature]
+        return feature in self._side_features.get((a, b) if a < b else (b, a), ())
 
     def hexside_features(self, a: Hex, b: Hex) -> frozenset[str]:
         """Every feature on the hexside between adjacent ``a`` and ``b``."""
-        if not a.is_adjacent(b):
-            return frozenset()
-        side = Hexside(a, b)
-        return frozenset(f for f, sides in self.hexsides.items() if side in sides)
+        return self._side_features.get((a, b) if a < b else (b, a), frozenset())
 
     def place(self, name: str) -> Hex:
         """The hex of a named place; InputError listing the names when unknown."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from functools import lru_cache
 
 from pbem.errors import IntegrityError
 
@@ -32,17 +33,22 @@ def chain_seed(game_secret: bytes) -> bytes:
     return hmac.new(game_secret, b"pbem-chain-seed-v1", hashlib.sha256).digest()
 
 
+@lru_cache(maxsize=16)
+def _chain_values(seed: bytes, length: int) -> tuple[bytes, ...]:
+    values = [seed]
+    for _ in range(length):
+        values.append(step_back(values[-1]))
+    values.reverse()  # values[0] is the anchor x_0, values[length] the seed
+    return tuple(values)
+
+
 class HashChain:
-    """The full chain of one player, computed from the seed on demand."""
+    """The full chain of one player, computed from the seed (once per process)."""
 
     def __init__(self, seed: bytes, length: int = CHAIN_LENGTH):
         if len(seed) != 32:
             raise ValueError("chain seed must be 32 bytes")
-        values = [seed]
-        for _ in range(length):
-            values.append(step_back(values[-1]))
-        values.reverse()  # values[0] is the anchor x_0, values[length] the seed
-        self._values = values
+        self._values = _chain_values(bytes(seed), length)
         self.length = length
 
     @property

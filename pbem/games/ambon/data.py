@@ -65,6 +65,7 @@ class AmbonData:
         self.turns = self._toml("turns.toml")
         self.scenario = self._toml("scenario-historical.toml")
         self._specs: dict[tuple[str, bool], Spec] = {}
+        self._reach: dict[Any, tuple[Any, ...]] = {}
 
     # ------------------------------------------------------------------ files
 
@@ -105,6 +106,18 @@ class AmbonData:
         return lanes
 
     # ------------------------------------------------------------------ lookups
+
+    def zoc_reach(self, h: Any) -> tuple[Any, ...]:
+        """8.0: the hexes a unit in ``h`` projects its ZOC into: its land
+        neighbours not across an all-sea hexside (computed once per hex)."""
+        found = self._reach.get(h)
+        if found is None:
+            gmap = self.map
+            found = self._reach[h] = tuple(
+                n for n in h.neighbours()
+                if gmap.contains(n) and gmap.terrain_at(n) != "sea" and not gmap.has("all_sea", h, n)
+            )
+        return found
 
     def lane_of_box(self, box: str) -> Lane | None:
         return next((lane for lane in self.lanes.values() if box in (lane.first_wave, lane.second_wave)), None)

@@ -35,26 +35,17 @@ def zoc_of(data: "AmbonData", state: AmbonState, side: str) -> frozenset[Hex]:
     gmap = data.map
     zone: set[Hex] = set()
     for piece in state.on_map(side):
-        if not exerts_zoc(data, piece):
-            continue
-        h = gmap.hex(piece.where)
-        for n in h.neighbours():
-            if gmap.contains(n) and gmap.terrain_at(n) != SEA and not gmap.has("all_sea", h, n):
-                zone.add(n)
+        if exerts_zoc(data, piece):
+            zone.update(data.zoc_reach(gmap.hex(piece.where)))
     return frozenset(zone)
 
 
 def zoc_sources(data: "AmbonData", state: AmbonState, side: str, target: Hex) -> tuple[Piece, ...]:
     """The pieces of ``side`` whose ZOC covers ``target`` (8.0)."""
     gmap = data.map
-    found = []
-    for piece in state.on_map(side):
-        if not exerts_zoc(data, piece):
-            continue
-        h = gmap.hex(piece.where)
-        if h.is_adjacent(target) and gmap.terrain_at(target) != SEA and not gmap.has("all_sea", h, target):
-            found.append(piece)
-    return tuple(found)
+    return tuple(
+        p for p in state.on_map(side) if exerts_zoc(data, p) and target in data.zoc_reach(gmap.hex(p.where))
+    )
 
 
 # --------------------------------------------------------------------------- 7.0 movement costs
