@@ -6,7 +6,8 @@ Layout of the demo directory::
     DIR/ann/game/       Ann's copy of the game (she plays "first")
     DIR/bob/keystore/
     DIR/bob/game/
-    DIR/mail/           the files "emailed" between them
+    DIR/mail/           the files "emailed" between them (dice demo)
+    DIR/orders/         the orders each message carried (Ambon demo), as TOML
 
 The script exercises every dice-game order: rolls each turn, a sealed note
 revealed later, ``end`` and the closing reply; then both directories are
@@ -78,9 +79,20 @@ def run_ambon_demo(directory: Path, progress: Callable[[str], Any] = lambda _: N
         if path.exists():
             shutil.rmtree(path)
     bot = AmbonBot(games.get("ambon"))
+    saved = directory / "orders"
+    if saved.exists():
+        shutil.rmtree(saved)
+    saved.mkdir()
+
+    def keep(seq: int, side: str, orders: dict) -> None:
+        from pbem.match.orders_toml import dump_orders
+
+        (saved / f"{seq:04d}-{side}.toml").write_text(dump_orders(orders, f"the bot's orders for message {seq:04d} ({side})"))
+
     first = session.new_game(dirs["kenji"], "ambon", "japanese", players["jack"].public, players["kenji"])
     proposal = session.load(dirs["kenji"], players["kenji"])
     orders = bot.orders(proposal.game.initial_state({}), "allied", 1)
+    keep(1, "allied", orders)
     path, _ = session.join_game(first, dirs["jack"], players["jack"], orders)
     session.receive(dirs["kenji"], [path], players["kenji"])
     count = 2
@@ -91,6 +103,7 @@ def run_ambon_demo(directory: Path, progress: Callable[[str], Any] = lambda _: N
         reader = sides["allied" if side == "japanese" else "japanese"]
         mine = session.load(dirs[author], players[author])
         orders = bot.orders(mine.replay.state, side, len(mine.transcript))
+        keep(len(mine.transcript), side, orders)
         result = session.play(dirs[author], players[author], orders)
         count += 1
         received = session.receive(dirs[reader], [result.path], players[reader])

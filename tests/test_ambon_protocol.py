@@ -97,3 +97,33 @@ def test_turn_1_movement_after_the_landings(opening, tmp_path):
     assert r.exit_code == 0 and "Order of battle" in r.output
     svg = tmp_path / "board.svg"
     assert a.run("show", a.game, "--svg", svg).exit_code == 0 and "<svg" in svg.read_text()
+
+
+def test_the_demo_orders_are_valid_orders_files_and_a_game_resumes_from_files_alone(tmp_path):
+    """DESIGN 4.4: a game interrupted at any message resumes from its files
+    and the player's key; the bot's saved orders are real orders files."""
+    import shutil
+    import tomllib
+
+    from pbem.demo import run_ambon_demo
+    from pbem.games.ambon import GAME
+    from pbem.match import session
+    from pbem.protocol.keystore import Keystore
+
+    report = run_ambon_demo(tmp_path / "demo")
+    orders = sorted((tmp_path / "demo" / "orders").glob("*.toml"))
+    assert len(orders) >= 20
+    for path in orders:
+        side = path.stem.split("-")[1]
+        GAME.parse_orders(tomllib.loads(path.read_text()), side)  # every file parses
+    jack = Keystore(tmp_path / "demo" / "jack" / "keystore").load(lambda: None)
+    files = sorted((tmp_path / "demo" / "jack" / "game").glob("*.pbem"))
+    for cut in (3, len(files) // 2):  # interrupted after message cut-1: copy only the files
+        fresh = tmp_path / f"resume-{cut}"
+        fresh.mkdir()
+        for f in files[:cut]:
+            shutil.copy(f, fresh / f.name)
+        match = session.load(fresh, jack)
+        assert match.player.side == "allied" and match.player.store  # the sealed identities are back
+        assert len(match.transcript) == cut
+    assert report.verify.ok
