@@ -501,6 +501,36 @@ def adjudicate(
         board.print_board(out, game, view)
 
 
+# --------------------------------------------------------------------------- solo
+
+
+@main.group()
+def solo() -> None:
+    """Play alone at the terminal; the house keeps what the rules hide (DESIGN 4.5)."""
+
+
+@solo.command("ambon")
+@click.option("--dir", "directory", required=True, type=click.Path(file_okay=False), help="The solo game's directory.")
+@handles_errors
+def solo_ambon(directory: str) -> None:
+    """Ambon solo: you give both sides' orders; the house (its own key in
+    DIR/house) decides which Allied concealed pieces are dummies and which
+    mines are real, and reveals them only when the rules do.  Stop with
+    'quit' and run the same command to resume.  Verify with
+    `pbem verify DIR/game/mine`."""
+    from pbem.render import board
+    from pbem.solo import Solo
+
+    out = console()
+
+    def show(match) -> None:
+        board.print_board(out, match.game, match.view(), you="solo")
+
+    game = Solo(Path(directory), load_identity(), ask=lambda prompt: click.prompt(prompt, default="", show_default=False),
+                say=lambda text: out.print(text, markup=False), show=show)
+    game.run()
+
+
 # --------------------------------------------------------------------------- demo
 
 

@@ -1,0 +1,268 @@
+"""Solo play (DESIGN 4.5): one person at the terminal, the house keeping what
+the rules hide.
+
+The game is an ordinary two-key game in one directory: the player's own key
+plays one side, a *house key* kept in ``DIR/house/`` plays the other, and
+every message goes through :mod:`pbem.match.session` exactly as by email, so
+a solo game is just as verifiable (a reload cannot change a roll).
+
+For Ambon the player gives the orders of both sides, but the Allied hidden
+facts are the house's: the player places the concealed pieces and the mine
+markers, and the house decides -- from its own secret, by a fair shuffle --
+which are dummies and which mines are real, and reveals them only when the
+rules demand.  The player's view is the spectator's: it never shows them.
+
+Orders are typed as short lines (``help`` lists them) and checked one by one
+against the position; a rejected line is explained and asked again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from pbem.errors import PbemError, UsageError
+from pbem.match import session
+from pbem.protocol.keystore import Keystore
+
+HELP = """\
+orders, one per line (Enter or 'done' sends the message):
+  setup historical                     the scenario's setup for the side to act
+  land fw-laha | postpone fw-liang     6.0
+  move 3.A: 1410 1509                  7.0
+  bombard 3.D NEI-2.B                  10.0
+  attack 1609 with 3.A 3.B [hq 228-HQ] 11.0 / 11.1
+  support NEI-HQ [1609] | support none 11.1 (the defender's HQ)
+  advance 3.A 3.B [1609] | advance     11.4 (nothing: stay)
+  place AUS-HQ 1215 | conceal X1 0713 | mine M1 mine-1     4.1 (the house seals the identities)
+  wave fw-laha 3.A 3.B 3.C 3.D 228-HQ  4.2
+  surrender yes|no                     3.2
+  standing advance=always              standing instructions (hq-support, advance, retreat, losses, surrender)
+  show                                 the board
+  quit                                 stop here; run the same command to resume
+"""
+
+
+def parse_line(line: str) -> dict[str, Any] | tuple[str, Any] | None:
+    """One typed line -> an order table (or a standing instruction)."""
+    words = line.split()
+    if not words:
+        return None
+    verb, rest = words[0], words[1:]
+
+    def need(n: int) -> None:
+        if len(rest) < n:
+            raise UsageError(f"'{verb}' needs more: see 'help'")
+
+    if verb == "setup":
+        return {"setup": rest[0] if rest else "historical"}
+    if verb in ("land", "postpone"):
+        need(1)
+        return {verb: rest[0]}
+    if verb == "move":
+        need(2)
+        return {"move": " ".join(rest) if ":" in line else f"{rest[0]}: {' '.join(rest[1:])}"}
+    if verb == "bombard":
+        need(2)
+        return {"bombard": rest[0], "target": rest[1]}
+    if verb == "attack":
+        need(3)
+        if "with" not in rest:
+            raise UsageError("attack HEX with UNIT UNIT ... [hq HQ]")
+        target, after = rest[0], rest[rest.index("with") + 1:]
+        hq = ""
+        if "hq" in after:
+            hq = after[after.index("hq") + 1] if after.index("hq") + 1 < len(after) else ""
+            after = after[: after.index("hq")]
+        order = {"attack": target, "with": after}
+        if hq:
+            order["hq"] = hq
+        return order
+    if verb == "support":
+        need(1)
+        return {"support": rest[0], **({"target": rest[1]} if len(rest) > 1 else {})}
+    if verb == "advance":
+        hexes = [w for w in rest if w[:1].isdigit() and len(w) == 4]
+        return {"advance": [w for w in rest if w not in hexes], **({"target": hexes[0]} if hexes else {})}
+    if verb == "place":
+        need(2)
+        return {"place": rest[0], "hex": rest[1]}
+    if verb == "conceal":
+        need(2)
+        return {"conceal": rest[0], "hex": rest[1]}
+    if verb == "mine":
+        need(2)
+        return {"mine": rest[0], "box": rest[1]}
+    if verb == "wave":
+        need(2)
+        return {"wave": rest[0], "units": rest[1:]}
+    if verb == "surrender":
+        need(1)
+        return {"surrender": rest[0]}
+    if verb == "standing":
+        need(1)
+        key, _, value = " ".join(rest).partition("=")
+        return ("standing", (key.strip(), value.strip()))
+    raise UsageError(f"unknown order {verb!r}; type 'help'")
+
+
+@dataclass
+class Solo:
+    """A solo game of Ambon in ``directory`` for the player ``identity``."""
+
+    directory: Path
+    identity: Any
+    ask: Callable[[str], str]
+    say: Callable[[str], None]
+    show: Callable[[session.Match], None]
+    house: Any = None
+    game_name: str = "ambon"
+    log: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        store = Keystore(self.directory / "house")
+        self.house = store.load(lambda: None) if store.exists() else store.create("pbem house", None)
+        self.games = self.directory / "game"
+
+    # ------------------------------------------------------------------ identities the house decides
+
+    def house_identities(self, game_id: str) -> dict[str, str]:
+        """4.1: which concealed pieces are dummies and which mines are real:
+        a Fisher-Yates shuffle keyed by the house's per-game secret."""
+        from pbem.games.ambon import setup
+        from pbem.protocol.dice import DiceStream
+
+        secret = session.game_secret(self.house, game_id, "allied")
+        key = hmac.new(secret, b"pbem-solo-identities", hashlib.sha256).digest()
+        pieces = ["dummy"] * setup.IDENTITIES["dummy"] + ["detachment"] * setup.IDENTITIES["detachment"]
+        mines = ["real"] * setup.MINE_KINDS["real"] + ["dummy"] * setup.MINE_KINDS["dummy"]
+        stream = DiceStream(key, "identities")
+        stream.shuffle(pieces)
+        stream.shuffle(mines)
+        return {**dict(zip(setup.CONCEALED, pieces)), **dict(zip(setup.MINES, mines))}
+
+    # ------------------------------------------------------------------ the loop
+
+    def start(self) -> None:
+        if any((self.games / "house").glob("*.pbem")):
+            return  # resume from the files
+        first = self.games / "mine" / "0000-japanese.pbem"
+        if not first.exists():  # (a game stopped before its first Allied message restarts from message 0)
+            first = session.new_game(self.games / "mine", self.game_name, "japanese", self.house.public, self.identity)
+        orders = self.ask_orders("allied", None, first_message=True)
+        session.join_game(first, self.games / "house", self.house, self._house_orders(orders, first))
+        session.receive(self.games / "mine", [self.games / "house" / "0001-allied.pbem"], self.identity)
+
+    def _house_orders(self, orders: dict[str, Any], proposal: Path | None) -> dict[str, Any]:
+        """Add the identities the house decides to the player's Allied setup."""
+        if not any("conceal" in o or "mine" in o or o.get("setup") for o in orders.get("order", [])):
+            return orders
+        from pbem.protocol.message import SignedMessage
+
+        source = proposal or (self.games / "mine" / "0000-japanese.pbem")
+        game_id = SignedMessage.from_text(Path(source).read_text()).game
+        identities = self.house_identities(game_id)
+        out = []
+        for o in orders["order"]:
+            o = dict(o)
+            if o.get("setup") == "historical":
+                from pbem import games
+
+                public, _ = games.get(self.game_name)._historical("allied")
+                for p in public:
+                    if p["type"] == "place":
+                        out.append({"place": p["unit"], "hex": p["hex"]})
+                    elif p["type"] == "conceal":
+                        out.append({"conceal": p["piece"], "hex": p["hex"], "is": identities[p["piece"]]})
+                    elif p["type"] == "mine":
+                        out.append({"mine": p["marker"], "box": p["box"], "is": identities[p["marker"]]})
+                continue
+            if "conceal" in o:
+                o["is"] = identities[o["conceal"]]
+            if "mine" in o:
+                o["is"] = identities[o["mine"]]
+            out.append(o)
+        return {**orders, "order": out}
+
+    def run(self) -> session.Match:
+        self.start()
+        while True:
+            mine = session.load(self.games / "mine", self.identity)
+            if mine.closed:
+                self.say("the game is over")
+                return mine
+            side = mine.transcript.side_of(len(mine.transcript))
+            if side == "japanese":
+                orders = {} if mine.replay.over else self.ask_orders("japanese", mine)
+                result = session.play(self.games / "mine", self.identity, orders)
+                session.receive(self.games / "house", [result.path], self.house)
+            else:
+                house = session.load(self.games / "house", self.house)
+                orders = {} if house.replay.over else self._house_orders(self.ask_orders("allied", mine), None)
+                result = session.play(self.games / "house", self.house, orders)
+                session.receive(self.games / "mine", [result.path], self.identity)
+            for event in result.events:
+                self.say(event.sentence())
+
+    def ask_orders(self, side: str, match: session.Match | None, first_message: bool = False) -> dict[str, Any]:
+        """Ask for one message's orders, checking each line on the position."""
+        from pbem import games
+
+        game = match.game if match else games.get(self.game_name)
+        if match is not None:
+            self.show(match)
+            waiting = [self._describe(a) for a in game.awaiting(match.replay.state)]
+            if waiting:
+                self.say("awaiting: " + "; ".join(waiting))
+            state, seq = match.replay.state, len(match.transcript)
+        else:
+            state, seq = game.initial_state({}), 1
+        self.say(f"{side} orders ('help' for the list, Enter to send):")
+        doc: dict[str, Any] = {"order": []}
+        while True:
+            line = self.ask(f"{side}> ").strip()
+            if line in ("", "done"):
+                return doc
+            if line == "help":
+                self.say(HELP)
+                continue
+            if line == "show":
+                if match is not None:
+                    self.show(match)
+                continue
+            if line == "quit":
+                raise SystemExit(0)
+            try:
+                parsed = parse_line(line)
+                trial: dict[str, Any] = {"order": list(doc["order"])}
+                if doc.get("standing"):
+                    trial["standing"] = dict(doc["standing"])
+                if isinstance(parsed, tuple):
+                    trial.setdefault("standing", {})[parsed[1][0]] = parsed[1][1]
+                else:
+                    trial["order"].append(parsed)
+                checked = self._house_orders(trial, None) if side == "allied" else trial
+                self._check(game, state, seq, side, checked)
+            except PbemError as err:
+                self.say(f"not accepted: {err}")
+                continue
+            doc = trial
+            self.say("ok")
+
+    @staticmethod
+    def _describe(awaited: Any) -> str:
+        kind = type(awaited).__name__
+        what = getattr(awaited, "slot", "") or getattr(awaited, "kind", "") or getattr(awaited, "label", "")
+        return f"{getattr(awaited, 'side', '') or 'dice'}: {kind} {what}".strip()
+
+    @staticmethod
+    def _check(game: Any, state: Any, seq: int, side: str, orders: dict[str, Any]) -> None:
+        """Try the orders on the position (nothing is written)."""
+        from pbem.engine.machine import Ordered
+
+        parsed = game.parse_orders(orders, side)
+        for i, order in enumerate(parsed.public):
+            state, _ = game.apply(state, Ordered(side, seq, i, order))
