@@ -153,3 +153,24 @@ def test_11_3_r_refused_with_an_extra_hit_by_standing_instruction():
     result = referee.adjudicate(GAME, state, JAPANESE, {"order": ATTACK}, [4])
     assert "refusing the retreat: extra hit: NEI-2.B is disrupted" in texts(result)
     assert result.state.piece("NEI-2.B").where == "1609"
+
+
+@pytest.mark.parametrize("identity, expected", [
+    ("dummy", "the reveals removed the EZOC at 1507: 3.A's extra hit is cancelled"),
+    ("detachment", "retreat into an EZOC: extra hit: 3.A is disrupted"),
+])
+def test_11_3_retreat_next_to_a_concealed_unit_reveals_it_and_a_dummy_cancels_the_extra_hit(identity, expected):
+    """11.3: a unit that retreats into an EZOC made only by a concealed unit
+    owes that unit's reveal; its extra hit waits, and is cancelled when the
+    reveal shows a dummy (the EZOC is gone)."""
+    from pbem.engine.machine import Opened
+
+    state = GAME.scenario_state(dict(turn=3, phase="allied-combat", positions={"3.A": "1608"}, concealed={"X1": "1407"}))
+    state, events = battle.retreat_units(GAME.data, state, [state.piece("3.A")], "R", frozenset(["1607", "1707", "1609", "1508", "1708"]))
+    texts_ = [e.text for e in events]
+    assert "3.A retreats to 1507 into an enemy ZOC" in texts_
+    assert "X1 must be revealed (3.A retreated next to it)" in texts_
+    assert state.pending_hits == (("3.A", "1507"),)
+    state, events = GAME.apply(state, Opened(ALLIED, "X1", identity, 30))
+    assert expected in [e.text for e in events]
+    assert not state.pending_hits

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.engine.machine import Event, illegal, replace
 from pbem.games.ambon import combat, movement
-from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE, AmbonState, Battle, Piece, other
+from pbem.games.ambon.state import ELIMINATED, JAPANESE, AmbonState, Battle, Piece, Reveal, other
 
 if TYPE_CHECKING:
     from pbem.games.ambon.data import AmbonData
@@ -272,13 +272,45 @@ def retreat_units(data: "AmbonData", state: AmbonState, pieces: list[Piece], kin
         into_ezoc, _, where = options[0]
         state = state.with_piece(replace(piece, where=where))
         events.append(Event("11.3", f"{piece.id} retreats to {where}" + (" into an enemy ZOC" if into_ezoc else "")))
+        h = data.map.hex(where)
+        concealed = [p for p in state.on_map(other(piece.side)) if p.concealed and h in data.zoc_reach(data.map.hex(p.where))]
+        if concealed:  # 11.3: ending next to concealed units reveals them
+            owed = [Reveal(p.id, "11.3", f"{piece.id} retreated next to it") for p in concealed if not state.owes(p.id)]
+            state = replace(state, owed=state.owed + tuple(owed))
+            events += [Event("11.3", f"{r.slot} must be revealed ({r.why})", {"slot": r.slot}) for r in owed]
         if into_ezoc:
+            real = [p for p in movement.zoc_sources(data, state, other(piece.side), h) if not p.concealed]
+            if not real:  # the extra hit waits: a dummy's reveal would cancel it
+                state = replace(state, pending_hits=state.pending_hits + ((piece.id, where),))
+                events.append(Event("11.3", f"{piece.id}'s extra hit waits for the reveals around {where}"))
+                continue
             state, more, _ = combat.apply_hits(data, state, [state.piece(piece.id)], 1, "retreat into an EZOC: extra")
             events += more
     return state, events
 
 
 # --------------------------------------------------------------------------- 11.4 advance after combat
+
+
+def settle_hits(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]]:
+    """11.3: an extra hit for a retreat into an EZOC that only concealed units
+    made is taken once they are revealed -- or cancelled if the reveals
+    removed that EZOC."""
+    events: list[Event] = []
+    waiting = []
+    for pid, where in state.pending_hits:
+        h = data.map.hex(where)
+        sources = movement.zoc_sources(data, state, other(state.piece(pid).side), h)
+        if any(p.concealed for p in sources) or state.piece(pid).where != where:
+            if state.piece(pid).where == where:
+                waiting.append((pid, where))
+            continue
+        if sources:
+            state, more, _ = combat.apply_hits(data, state, [state.piece(pid)], 1, "retreat into an EZOC: extra")
+            events += more
+        else:
+            events.append(Event("11.3", f"the reveals removed the EZOC at {where}: {pid}'s extra hit is cancelled"))
+    return replace(state, pending_hits=tuple(waiting)), events
 
 
 def advance_candidates(data: "AmbonData", state: AmbonState, b: Battle) -> list[str]:

@@ -439,6 +439,13 @@ class AmbonGame:
         return state, events
 
     def _apply_reveal(self, state: AmbonState, slot: str) -> tuple[AmbonState, list[Event]]:
+        state, events = self._reveal(state, slot)
+        if state.pending_hits:
+            state, more = battle.settle_hits(self.data, state)
+            events += more
+        return state, events
+
+    def _reveal(self, state: AmbonState, slot: str) -> tuple[AmbonState, list[Event]]:
         value = state.opened(slot)
         reveal = next((r for r in state.owed if r.slot == slot), None)
         rule = reveal.rule if reveal else "13.1"
@@ -759,6 +766,8 @@ class AmbonGame:
             return "recovery checks are not resolved"
         if state.surrender_offered:
             return "the Allies have not decided whether to surrender (3.2)"
+        if state.pending_hits:
+            return f"{state.pending_hits[0][0]}'s extra retreat hit waits for reveals"
         open_battles = [b for b in state.battles if b.stage != "done"]
         if open_battles:
             b = open_battles[0]

@@ -161,7 +161,8 @@ class AmbonState:
     battles: tuple[Battle, ...] = ()
     bombardments: tuple[tuple[str, str, int, bool], ...] = ()  # (unit, target, key_seq, defensive) awaiting dice
     recoveries: tuple[tuple[str, int], ...] = ()  # 12.0: (unit, key_seq) awaiting dice
-    surrender_offered: bool = False  # 3.2: the Allied decision at the start of turn 8 is open
+    surrender_offered: bool = False
+    pending_hits: tuple[tuple[str, str], ...] = ()  # 11.3: (unit, hex) extra hits waiting for reveals  # 3.2: the Allied decision at the start of turn 8 is open
     standing: StandingTable = field(default_factory=StandingTable)
     seq: int = 0
     vp_events: tuple[tuple[str, int], ...] = ()  # (why, VP) awarded outside the final tally
