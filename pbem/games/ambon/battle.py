@@ -224,19 +224,10 @@ def resolve(data: "AmbonData", state: AmbonState, b: Battle, die: int) -> tuple[
     across = [p.where for p in attackers]
     odds = combat.odds(data, state, attack, defenders, b.target, across=across,
                        hq={"attacker": bool(b.attacker_hq), "defender": bool(b.defender_hq)})
-    total = die + odds.drm
-    result = combat.lookup(data, odds.final, total)
-    a_hits, d_hits, retreat = combat.parse_result(result)
-    shown = (
-        f"{combat.fmt(attack)} against {combat.fmt(odds.defence)} = {odds.column}"
-        + "".join(f", {why} {s:+d}" for why, s in odds.shifts)
-        + (f" -> {odds.final}" if odds.shifts else "")
-        + f"; roll {die}" + "".join(f" {v:+d} ({why})" for why, v in odds.drms)
-        + (f" = {total}" if odds.drms else "")
-    )
-    events = [Event("11.0", f"combat at {b.target}: {shown} -> {result}" + "".join(f"; {n}" for n in notes),
-                    {"target": b.target, "attack": str(attack), "defence": str(odds.defence), "column": odds.final,
-                     "roll": die, "total": total, "result": result})]
+    rolled = combat.roll_on_crt(data, odds, die)
+    a_hits, d_hits, retreat = rolled.hits
+    events = [Event("11.0", f"combat at {b.target}: {rolled.describe()}" + "".join(f"; {n}" for n in notes),
+                    {"target": b.target, **rolled.data()})]
     state, more, _ = combat.apply_hits(data, state, defenders, d_hits, "defender")
     events += more
     survivors = [state.piece(p.id) for p in defenders if state.piece(p.id).where == b.target]

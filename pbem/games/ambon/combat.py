@@ -127,6 +127,41 @@ def fmt(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
 
 
+@dataclass(frozen=True)
+class Roll:
+    """A combat die read on the CRT: what 11.0 says to compute, and its text."""
+
+    odds: Odds
+    die: int
+    total: int
+    result: str
+
+    @property
+    def hits(self) -> tuple[int, int, str]:
+        return parse_result(self.result)
+
+    def describe(self) -> str:
+        o = self.odds
+        return (
+            f"{fmt(o.attack)} against {fmt(o.defence)} = {o.column}"
+            + "".join(f", {why} {s:+d}" for why, s in o.shifts)
+            + (f" -> {o.final}" if o.shifts else "")
+            + f"; roll {self.die}" + "".join(f" {v:+d} ({why})" for why, v in o.drms)
+            + (f" = {self.total}" if o.drms else "")
+            + f" -> {self.result}"
+        )
+
+    def data(self) -> dict:
+        return {"attack": str(self.odds.attack), "defence": str(self.odds.defence), "column": self.odds.final,
+                "roll": self.die, "total": self.total, "result": self.result}
+
+
+def roll_on_crt(data: "AmbonData", odds: Odds, die: int) -> Roll:
+    """11.0: the modified die read in the (shifted) column."""
+    total = die + odds.drm
+    return Roll(odds, die, total, lookup(data, odds.final, total))
+
+
 def parse_result(text: str) -> tuple[int, int, str]:
     """``"1/1r"`` -> (attacker hits, defender hits, retreat ``""``/``r``/``R``)."""
     a, _, d = text.partition("/")

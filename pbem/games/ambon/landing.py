@@ -282,18 +282,9 @@ def resolve_combat(data: "AmbonData", state: AmbonState, die: int) -> tuple[Ambo
     attack = sum((data.spec(p).combat for p in fighters), Fraction(0)) * factor
     defenders = [p for p in state.at(lane.target) if p.side == ALLIED]
     odds = combat.odds(data, state, attack, defenders, lane.target, hq={"defender": bool(lc.defender_hq)})
-    total = die + odds.drm
-    result = combat.lookup(data, odds.final, total)
-    a_hits, d_hits, retreat = combat.parse_result(result)
-    shown = (
-        f"{combat.fmt(attack)} against {combat.fmt(odds.defence)} = {odds.column}"
-        + "".join(f", {why} {s:+d}" for why, s in odds.shifts)
-        + (f" -> {odds.final}" if odds.shifts else "")
-        + f"; roll {die}" + "".join(f" {v:+d} ({why})" for why, v in odds.drms)
-        + (f" = {total}" if odds.drms else "")
-    )
-    events = [Event("6.3", f"landing combat on {lane.target} at {lc.factor} CS: {shown} -> {result}",
-                    {"attack": str(attack), "defence": str(odds.defence), "column": odds.final, "roll": die, "result": result})]
+    rolled = combat.roll_on_crt(data, odds, die)
+    a_hits, d_hits, retreat = rolled.hits
+    events = [Event("6.3", f"landing combat on {lane.target} at {lc.factor} CS: {rolled.describe()}", rolled.data())]
     state, more, _ = combat.apply_hits(data, state, defenders, d_hits, "Allied")
     events += more
     survivors = [state.piece(p.id) for p in defenders if state.piece(p.id).where == lane.target]
