@@ -581,5 +581,10 @@ def demo(game: str, directory: str | None) -> None:
         raise PbemClickError("demo failed verification", 1)
 
 
+# Game-specific commands live beside their games; each module imports only click at the top.
+from pbem.cli_calumpit import register as _register_calumpit  # noqa: E402
+
+_register_calumpit(main)
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -11,7 +11,11 @@ from typing import Any
 
 from pbem.errors import UsageError
 
-BUILTIN = {"dice": "pbem.games.dice:GAME", "ambon": "pbem.games.ambon:GAME"}
+BUILTIN = {
+    "dice": "pbem.games.dice:GAME",
+    "ambon": "pbem.games.ambon:GAME",
+    "calumpit": "pbem.games.calumpit:GAME",
+}
 
 
 def _load(target: str) -> Any:

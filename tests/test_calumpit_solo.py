@@ -1,0 +1,81 @@
+"""``pbem solo calumpit --dir DIR``: a few turns at the terminal with scripted
+input; the house plays the Japanese side with its own key in DIR, and the
+game verifies like any game by email."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pbem.cli import main
+from pbem.cli_calumpit import register
+
+TURNS = [
+    "help",
+    "move kind=infantry terrain=road unit=1-SQD",
+    "fire weapon=rifle range=30 figures=12 terrain=open unit=1-SQD",
+    "fire weapon=bazooka range=3",
+    "move kind=vehicle terrain=jungle",
+    "done",
+    'indirect weapon=stokes unit=MORTAR at="the tree line"',
+    "show",
+    "send",
+    "grenade range=4 figures=2",
+    "done",
+    "tankfire gun=us-37mm range=25 vehicle=japanese-light ambush=true",
+    "done",
+    "quit",
+]
+
+
+@pytest.fixture(autouse=True)
+def solo_command():
+    register(main)
+    register(main)  # twice: no double registration
+    from pbem.cli_calumpit import calumpit
+
+    assert main.commands["solo"].commands["calumpit"] is calumpit
+
+
+def test_solo_plays_a_few_turns_with_scripted_input_and_verifies(players, tmp_path):
+    me, _ = players
+    solo = tmp_path / "solo"
+    r = me.run("solo", "calumpit", "--dir", solo, input="\n".join(TURNS) + "\n")
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert "a new solo game" in out and "you play american, pbem plays japanese" in out
+    assert "[EVENT CARDS] start of turn 1: event check 2D6" in out
+    assert "fire       [DIRECT FIRE]" in out  # help
+    assert "not accepted: order (fire): weapon must be one of rifle" in out
+    assert "not accepted: MOVEMENT: vehicles are prohibited from jungle" in out
+    assert "[DIRECT FIRE] 1-SQD (rifle, 12 figures, 2 D20) fires at 30 inches" in out
+    assert "[INDIRECT FIRE] MORTAR fires 3 round(s) on the tree line" in out
+    assert "[HAND-GRENADES]" in out and "[TANK FIRE ACTIONS]" in out
+    for turn in (1, 2, 3):
+        assert f"[SEQUENCE] turn {turn} ends" in out
+    assert "[SEQUENCE] turn 4 begins" in out and "stopped; resume with" in out
+    assert (solo / "house" / "identity").exists() and (solo / "game" / "0000-american.pbem").exists()
+    r = me.run("verify", solo / "game", "--json")
+    assert r.exit_code == 0, r.output
+    report = json.loads(r.output)
+    assert report["ok"] and report["messages"] >= 8
+    # the human is the american player; the house key signs the japanese messages
+    assert report["players"]["american"] == me.run("key", "show", "--json").output.split('"fingerprint": "')[1].split('"')[0]
+
+
+def test_solo_resumes_and_ends_the_game_with_a_verdict_and_an_audit(players, tmp_path):
+    me, _ = players
+    solo = tmp_path / "solo"
+    r = me.run("solo", "calumpit", "--dir", solo, input="done\nquit\n")
+    assert r.exit_code == 0, r.output
+    r = me.run("solo", "calumpit", "--dir", solo, input="morale unit=2-SQD position=foxhole\nend\n")
+    assert r.exit_code == 0, r.output
+    assert "[MORALE] 2-SQD: morale D20" in r.output
+    assert "american ends the game" in r.output and "japanese closes the game ended by american" in r.output
+    assert "no decision" in r.output or "victory" in r.output
+    assert "pbem verify" in r.output
+    r = me.run("verify", solo / "game", "--audit")
+    assert r.exit_code == 0 and "VERIFIED" in r.output, r.output
+    r = me.run("solo", "calumpit", "--dir", solo, input="")  # a closed game: the verdict again
+    assert r.exit_code == 0 and "check it: pbem verify" in r.output, r.output
