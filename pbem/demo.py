@@ -150,7 +150,7 @@ def run_dice_demo(directory: Path, progress: Callable[[str], Any] = lambda _: No
         progress(f"{author} plays {result.path.name}: " + "; ".join(e.sentence() for e in result.events) if result.events else f"{author} plays {result.path.name}")
         received = session.receive(games[other], [send(result.path)], players[other])
         for seq, event in received.match.replay.events:
-            if seq == received.match.transcript.messages[-1].seq and "rolled" in event.text:
+            if seq == len(received.match.transcript) and "rolled" in event.text:
                 progress(f"  {other} receives it and computes: {event.sentence()}")
     reports = [session.verify([games[name]], audit=True) for name in players]
     logs = [[r.to_json() | {"provisional": False} for r in rep.replay.rolls] for rep in reports]

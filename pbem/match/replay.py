@@ -150,7 +150,9 @@ def replay(game: Any, transcript: Transcript, *, next_value: bytes | None = None
         partner = transcript.chain_values[seq + 1] if seq + 1 < count else next_value
         if partner is not None:
             state, events, records = resolve_dice(game, state, transcript, seq, partner, seq + 1 >= count)
-            result.events += [(seq, e) for e in events]
+            # what the dice decide becomes known with the message that completes
+            # their key: the events are listed under it (their rolls keep key_seq)
+            result.events += [(seq + 1, e) for e in events]
             result.rolls += records
     result.state = state
     result.pending = tuple(d for d in game.awaiting(state) if isinstance(d, DiceDue))
