@@ -69,7 +69,7 @@ def passphrase_provider(prompt: str = "Passphrase for your pbem key") -> Callabl
             return env
         if not sys.stdin.isatty():
             raise IdentityError("your key is encrypted: set PBEM_PASSPHRASE or run in a terminal to be asked")
-        return click.prompt(prompt, hide_input=True).encode("utf-8")
+        return click.prompt(prompt, hide_input=True, err=True).encode("utf-8")
 
     return provide
 
@@ -230,17 +230,23 @@ def join(proposal: str, directory: str, orders_path: str | None) -> None:
 
 @main.command()
 @click.argument("directory", type=click.Path(file_okay=False))
-@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print the events and rolls as JSON.")
 @handles_errors
 def receive(directory: str, files: tuple[str, ...], as_json: bool) -> None:
-    """Verify your opponent's message(s) and import them.
+    """Verify your opponent's message(s) and import them: .pbem files, text
+    with a pasted message, .eml files, an mbox, a Maildir folder or - (stdin).
 
     Dice keyed by the opponent's message are computed now, with the chain
-    value your reply will reveal.
+    value your reply will reveal.  From a mailbox, messages already imported
+    are skipped and other games' messages are left alone (see `pbem import`).
     """
     from pbem.match import session
     from pbem.render import console as render
+
+    if any(f == "-" or Path(f).is_dir() or Path(f).suffix.lower() in (".mbox", ".mbx") for f in files):
+        import_command = click.get_current_context().find_root().command.get_command(click.get_current_context(), "import")
+        return click.get_current_context().invoke(import_command, directory=directory, sources=files, as_json=as_json)
 
     result = session.receive(directory, files, load_identity())
     first_new = min(session_seq(p) for p in result.imported)
@@ -332,8 +338,9 @@ def ask_orders(match: Any) -> dict[str, Any]:
 @click.argument("directory", type=click.Path(exists=True, file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print your side's view as JSON.")
 @click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Also draw the board as an SVG file.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), help="Also write a self-contained HTML page.")
 @handles_errors
-def show(directory: str, as_json: bool, svg_path: str | None) -> None:
+def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | None) -> None:
     """Show the game from your side's view: board, order of battle, turn, last events."""
     from pbem.match import session
     from pbem.render import board
@@ -343,6 +350,10 @@ def show(directory: str, as_json: bool, svg_path: str | None) -> None:
     view = match.view()
     if svg_path:
         write_svg(svg_path, match.game, view, f"{match.game.name} -- {match.player.side}'s view")
+    if html_path:
+        from pbem.render.html import match_html
+
+        Path(html_path).write_text(match_html(match), encoding="utf-8")
     if as_json:
         emit_json(render.match_json(match))
     elif board.has_board(match.game, view):
@@ -351,7 +362,10 @@ def show(directory: str, as_json: bool, svg_path: str | None) -> None:
         board.print_board(console(), match.game, view, you=match.player.side, events=events)
         render.print_turn(console(), match)
     else:
-        render.print_show(console(), match)
+        out = console()
+        for line in getattr(match.game, "summary", lambda state: [])(match.replay.state):
+            out.print(line, markup=False)
+        render.print_show(out, match)
 
 
 def write_svg(path: str, game: Any, view: Any, title: str) -> None:
@@ -581,10 +595,19 @@ def demo(game: str, directory: str | None) -> None:
         raise PbemClickError("demo failed verification", 1)
 
 
-# Game-specific commands live beside their games; each module imports only click at the top.
-from pbem.cli_calumpit import register as _register_calumpit  # noqa: E402
+# Commands that live beside their libraries (each module imports only click
+# and pbem.cli at the top).  When one of them is imported first, it is still
+# initialising here and registers itself later.
+def _register_plugins() -> None:
+    import importlib
 
-_register_calumpit(main)
+    for name in ("pbem.cli_calumpit", "pbem.cli_asl", "pbem.cli_everyday"):
+        module = importlib.import_module(name)
+        if hasattr(module, "register"):
+            module.register(main)
+
+
+_register_plugins()
 
 if __name__ == "__main__":  # pragma: no cover
     main()

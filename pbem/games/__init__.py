@@ -15,6 +15,7 @@ BUILTIN = {
     "dice": "pbem.games.dice:GAME",
     "ambon": "pbem.games.ambon:GAME",
     "calumpit": "pbem.games.calumpit:GAME",
+    "asl": "pbem.games.asl:GAME",
 }
 
 

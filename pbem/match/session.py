@@ -66,13 +66,23 @@ def _game_for(transcript: Transcript) -> Any:
 
 
 def read_messages(paths: Iterable[Path]) -> list[tuple[Path, SignedMessage]]:
+    """Every message in ``paths``: turn files, text with pasted armour, or a
+    whole email / mbox (attachments and any transfer encoding)."""
     found = []
     for path in paths:
         try:
-            text = Path(path).read_bytes()
+            data = Path(path).read_bytes()
         except OSError as err:
             raise InputError(f"cannot read {path}: {err.strerror}") from err
-        messages = SignedMessage.all_from_text(text, source=str(path))
+        from pbem import mailbox_io
+
+        if mailbox_io.looks_like_mail(data) or mailbox_io.looks_like_mbox(data):
+            scan = mailbox_io.scan_bytes(data, Path(path).name)
+            if scan.unreadable and not scan.found:
+                raise IntegrityError(f"{path}: {scan.unreadable[0][1]}")
+            messages = [item.message for item in scan.found]
+        else:
+            messages = SignedMessage.all_from_text(data, source=str(path))
         if not messages:
             raise IntegrityError(f"{path}: no '-----BEGIN PBEM MESSAGE-----' line; not a pbem turn file")
         found += [(Path(path), msg) for msg in messages]

@@ -1,0 +1,9 @@
+"""ASL Starter Kit Expansion Pack #2: a play-by-email assistant -- verifiable
+DR/dr, sealed Dare-Death designations, Berserk and Human Wave checks, and the
+excerpt's rules and notes as data.  See README.md beside this file."""
+
+from pbem.games.asl.game import AslGame
+
+GAME = AslGame()
+
+__all__ = ["GAME", "AslGame"]

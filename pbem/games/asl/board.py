@@ -132,7 +132,7 @@ class BoardConfig:
                 raise InputError(f"hex {text!r}: board {board!r} is not in play; this position names no boards")
             raise InputError(f"hex {text!r}: board {board!r} is not in play (boards: {', '.join(names)})")
         letters, row = m.group("col"), int(m.group("row"))
-        if len(letters) == 2 and letters[0] != letters[1]:
+        if letters not in HEXROWS:
             raise InputError(f"hex {text!r}: hexrow {letters!r} is not one of A-Z, AA-GG")
         col = column_index(letters)
         if row not in rows_of(col):

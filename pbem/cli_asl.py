@@ -1,0 +1,314 @@
+"""``pbem asl ...``: the ASL assistant's helper commands.
+
+``register(main)`` adds the ``asl`` group to the ``pbem`` command line:
+
+    pbem asl note "Type 92 Infantry Gun"          the excerpt's notes and rules, looked up
+    pbem asl check-berserk POSITION.toml          8.5.2 / Berserk box against a described position
+    pbem asl human-wave POSITION.toml             8.5.1 against a described position
+    pbem asl charge POSITION.toml --unit A --target J [--route "Y1 Y2 X2"]
+
+Library modules are imported inside the commands, so ``pbem --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any, Callable
+
+import click
+
+
+def _handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn a PbemError into the CLI's error with its exit status (1 or 2)."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from pbem.errors import PbemError
+
+        try:
+            return func(*args, **kwargs)
+        except PbemError as err:
+            raise _click_error(str(err), err.exit_code) from err
+
+    return wrapper
+
+
+def _click_error(message: str, exit_code: int) -> click.ClickException:
+    try:
+        from pbem.cli import PbemClickError
+
+        return PbemClickError(message, exit_code)
+    except ImportError:  # pragma: no cover - pbem.cli always has it
+        error = click.ClickException(message)
+        error.exit_code = exit_code
+        return error
+
+
+def _emit(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+def _read_toml(path: str) -> dict[str, Any]:
+    import tomllib
+
+    from pbem.errors import InputError
+
+    try:
+        with open(path, "rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(f"{path}: not valid TOML: {err}") from err
+    except OSError as err:
+        raise InputError(f"{path}: {err.strerror}") from err
+
+
+def _game():
+    from pbem.games.asl import GAME
+
+    return GAME
+
+
+# --------------------------------------------------------------------------- the group
+
+
+@click.group("asl")
+def asl() -> None:
+    """ASL Starter Kit Expansion Pack #2: notes and rules look-up, Berserk,
+    Charge and Human Wave checks against a position you describe.
+
+    pbem does not see the board: a POSITION file states the units, leaders,
+    markers, hexes, LOS and MF the checks need (examples/asl/ has one).
+    """
+
+
+@asl.command("note")
+@click.argument("query")
+@click.option("--json", "as_json", is_flag=True, help="Print the entry as JSON.")
+@click.option("--year", type=int, help="Also give the RF for this year (with --month, --where, --vs).")
+@click.option("--month", type=click.IntRange(1, 12), help="Month, for RF that change within a year.")
+@click.option("--where", "theatre", help="Theatre, e.g. China, Java, Burma.")
+@click.option("--vs", "opponent", help="Opponent, e.g. Russians.")
+@_handles_errors
+def note(query: str, as_json: bool, year: int | None, month: int | None, theatre: str | None, opponent: str | None) -> None:
+    """Look up a vehicle or ordnance note, or a rule section, by name.
+
+    Case, spaces and punctuation do not matter; close misspellings match.
+
+    Example: pbem asl note "Type 92 Infantry Gun" --year 1938 --vs Russians
+    """
+    from pbem.errors import InputError
+    from pbem.games.asl.data import Note, best_match
+
+    data = _game().data
+    match, candidates = best_match(data, query)
+    if match is None:
+        if not candidates:
+            raise InputError(f"no note or rule section matches {query!r}")
+        names = "; ".join(m.entry.name for m in candidates)
+        raise InputError(f"{query!r} matches several entries: {names} -- name one of them")
+    entry = match.entry
+    rf = entry.rf_for(year, month, theatre, opponent) if isinstance(entry, Note) and year is not None else None
+    if as_json:
+        _emit(_note_json(entry, rf))
+        return
+    for line in _note_lines(entry, rf):
+        click.echo(line)
+
+
+def _note_json(entry: Any, rf: Any) -> dict[str, Any]:
+    from pbem.games.asl.data import Note, period
+
+    if not isinstance(entry, Note):
+        return {"kind": "rule", "number": entry.number, "title": entry.title, "text": list(entry.text),
+                "remark": entry.remark}
+    out: dict[str, Any] = {
+        "kind": entry.kind, "id": entry.id, "name": entry.name, "nationality": entry.nationality,
+        "heading": entry.heading, "aliases": list(entry.aliases), "text": list(entry.text),
+        "special": list(entry.special), "bpv": entry.bpv,
+        "rf": [{"rf": None if e.na else str(e.rf), "na": e.na, "period": period(e.start, e.end), "where": e.where,
+                "vs": e.vs, "step": str(e.step) if e.step else None} for e in entry.rf],
+        "dates": [{"where": d.where, "period": period(d.start, d.end), "na": d.na, "note": d.note} for d in entry.dates],
+    }
+    if entry.movement:
+        out["movement"] = entry.movement
+    if entry.example:
+        out["example"] = entry.example
+    if rf is not None:
+        out["rf_for"] = {"value": rf.value, "why": rf.why}
+    return out
+
+
+def _note_lines(entry: Any, rf: Any) -> list[str]:
+    from pbem.games.asl.data import Note, period
+
+    if not isinstance(entry, Note):
+        lines = [entry.name, ""]
+        lines += list(entry.text)
+        if entry.remark:
+            lines += ["", entry.remark]
+        return lines
+    lines = [f"{entry.name} -- {entry.heading or entry.nationality + ' ' + entry.kind}"]
+    if isinstance(entry.bpv, dict):
+        lines.append("BPV: " + ", ".join(f"{k} {v}" for k, v in entry.bpv.items()))
+    elif entry.bpv is not None:
+        lines.append(f"BPV: {entry.bpv}")
+    for e in entry.rf:
+        lines.append("RF: " + e.describe())
+    for d in entry.dates:
+        lines.append(f"Dates: {d.where} " + ("NA" if d.na else period(d.start, d.end)) + (f" ({d.note})" if d.note else ""))
+    if entry.movement == "truck":
+        lines.append("Movement: Truck (7.14)")
+    if rf is not None:
+        lines.append(f"RF for the date asked: {rf.value if rf.value is not None else 'not decided by the notes'} ({rf.why})")
+    lines.append("")
+    lines += list(entry.text)
+    for s in entry.special:
+        lines.append(f"† {s}")
+    if entry.example:
+        lines += ["", entry.example]
+    return lines
+
+
+def _position(path: str):
+    from pbem.games.asl.position import parse_position
+
+    doc = _read_toml(path)
+    return doc, parse_position(doc, _game().data)
+
+
+@asl.command("check-berserk")
+@click.argument("position_path", metavar="POSITION", type=click.Path(exists=True, dir_okay=False))
+@click.option("--unit", "units", multiple=True, help="A unit declared Berserk (repeatable); with --target.")
+@click.option("--target", help="The Known Enemy Unit the declared units Charge.")
+@click.option("--leader", help="A leader going Berserk with them.")
+@click.option("--all", "report_all", is_flag=True, help="Report every friendly squad and HS; ignore declarations.")
+@click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON.")
+@_handles_errors
+def check_berserk(position_path: str, units: tuple[str, ...], target: str | None, leader: str | None,
+                  report_all: bool, as_json: bool) -> None:
+    """May these Dare-Death squads go Berserk (8.5.2, the Berserk box)?
+
+    Declarations come from --unit/--target, else from the file's [[berserk]]
+    tables (units, target, leader); the exit status is 1 unless all hold.
+    Without any (or with --all), every friendly squad and HS is reported and
+    the status is 0.
+
+    Example: pbem asl check-berserk examples/asl/dare-death-example.toml
+    """
+    from pbem.errors import IllegalOrderError, InputError
+    from pbem.games.asl import berserk
+    from pbem.games.asl.position import unit_ids
+
+    data = _game().data
+    doc, position = _position(position_path)
+    declarations = []
+    if units:
+        if not target:
+            raise InputError("--unit needs --target: the Known Enemy Unit they Charge", field="target")
+        declarations.append(berserk.Declaration(tuple(units), target, leader))
+    for i, spec in enumerate([] if units or report_all else doc.get("berserk", [])):
+        where = f"{position_path}: berserk[{i}]"
+        if not isinstance(spec, dict) or set(spec) - {"units", "target", "leader"} or "target" not in spec:
+            raise InputError(f"{where}: must be {{ units = [\"A\"], target = \"J\", leader = \"8-0\" }}", field="berserk")
+        declarations.append(berserk.Declaration(unit_ids(spec.get("units"), where), spec["target"], spec.get("leader")))
+    if declarations and not report_all:
+        results, problems = berserk.check_declarations(position, declarations, data)
+        ok = all(r.eligible for r in results) and all(c.ok for c in problems)
+        out = {"ok": ok, "units": [r.to_json() for r in results], "declaration": [c.to_json() for c in problems],
+               "effects": {}}
+        for d in declarations:
+            for uid in d.units:
+                out["effects"][uid] = [c.to_json() for c in berserk.effects(position, uid, d.target, data)]
+    else:
+        mmc = [u for u in position.friendly() if u.kind in ("squad", "half-squad")]
+        results = [berserk.eligibility(position, u.id, data) for u in mmc]
+        problems, ok = [], True
+        out = {"ok": True, "units": [r.to_json() for r in results], "declaration": [], "effects": {}}
+    if as_json:
+        _emit(out)
+    else:
+        for r in results:
+            click.echo(r.summary())
+            for c in r.checks:
+                click.echo(f"  {c.sentence()}")
+        for c in problems:
+            click.echo(c.sentence())
+        for uid, lines in out["effects"].items():
+            if all(r.eligible for r in results if r.unit == uid):
+                click.echo(f"{uid} Berserk:")
+                for c in lines:
+                    click.echo(f"  [{c['rule']}] {c['text']}")
+    if not ok:
+        raise _click_error("not all may go Berserk", IllegalOrderError.exit_code)
+
+
+@asl.command("human-wave")
+@click.argument("position_path", metavar="POSITION", type=click.Path(exists=True, dir_okay=False))
+@click.option("--units", help="The units of the wave, comma-separated (else the file's [human_wave]).")
+@click.option("--hexes", help="The hexes of the wave, comma-separated: every friendly unit in them.")
+@click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON.")
+@_handles_errors
+def human_wave_command(position_path: str, units: str | None, hexes: str | None, as_json: bool) -> None:
+    """Is this a valid Human Wave (8.5.1)?  Exit status 1 if not.
+
+    Six or more MMC, an average of two or more per hex, a contiguous chain of
+    three or more hexes, none adjacent to an enemy unit.
+
+    Example: pbem asl human-wave wave.toml --hexes P4,P5,P6
+    """
+    from pbem.errors import IllegalOrderError, InputError
+    from pbem.games.asl import human_wave
+
+    doc, position = _position(position_path)
+    spec = doc.get("human_wave", {})
+    if not isinstance(spec, dict) or set(spec) - {"units", "hexes"}:
+        raise InputError(f"{position_path}: [human_wave] takes units = [...] or hexes = [...]", field="human_wave")
+    unit_list = [u.strip() for u in units.split(",") if u.strip()] if units else spec.get("units")
+    hex_list = [h.strip() for h in hexes.split(",") if h.strip()] if hexes else spec.get("hexes")
+    if units or hexes:
+        unit_list = unit_list if units else None
+        hex_list = hex_list if hexes else None
+    result = human_wave.check(position, _game().data, units=unit_list, hexes=hex_list)
+    if as_json:
+        _emit(result.to_json())
+    else:
+        click.echo(result.summary())
+        for c in result.checks:
+            click.echo(f"  {c.sentence()}")
+    if not result.valid:
+        raise _click_error("not a valid Human Wave", IllegalOrderError.exit_code)
+
+
+@asl.command("charge")
+@click.argument("position_path", metavar="POSITION", type=click.Path(exists=True, dir_okay=False))
+@click.option("--unit", required=True, help="The Berserk unit.")
+@click.option("--target", required=True, help="The unit it Charges.")
+@click.option("--route", help="The hexes it enters, e.g. \"Y1 Y2 X2\": checked to be a shortest route in MF.")
+@_handles_errors
+def charge(position_path: str, unit: str, target: str, route: str | None) -> None:
+    """The shortest Charge route in MF (Berserk box), over the file's [entry_cost].
+
+    Example: pbem asl charge examples/asl/dare-death-example.toml --unit A --target J --route "Y1 Y2 X2"
+    """
+    from pbem.errors import IllegalOrderError, InputError
+    from pbem.games.asl import berserk
+
+    _, position = _position(position_path)
+    u, t = position.unit(unit), position.unit(target)
+    best = berserk.charge_route(position, u.hex, t.hex)
+    if best is None:
+        raise InputError(f"{position_path}: give [entry_cost] (MF to enter each hex) to find a route from {u.at} to {t.at}")
+    click.echo(f"shortest Charge route for {u.name} into {t.at}: "
+               f"{' '.join(position.label(h) for h in best.hexes[1:])} ({berserk.mf_text(best.cost)})")
+    if route:
+        result = berserk.check_route(position, unit, target, route.split())
+        click.echo(result.sentence())
+        if not result.ok:
+            raise _click_error("not a shortest Charge route", IllegalOrderError.exit_code)
+
+
+def register(main: click.Group) -> None:
+    """Add the ``asl`` command group to ``main`` (once)."""
+    if "asl" not in main.commands:
+        main.add_command(asl)

@@ -1,0 +1,355 @@
+"""Everyday commands for players who live in their mail client: ``import``
+(turn files out of .eml, mbox, Maildir or standard input), ``mail`` (an .eml
+to send, or SMTP), ``orders`` (what is awaited, as a TOML template),
+``status`` (all my games) and ``html`` (a page with the board and the log).
+
+Thin click commands over :mod:`pbem.mailbox_io`, :mod:`pbem.mail_out`,
+:mod:`pbem.orders_template`, :mod:`pbem.status` and
+:mod:`pbem.render.html`; :func:`register` adds them to the ``pbem`` group.
+Library modules are imported inside the commands (``pbem --help`` stays
+fast).  Long operations show a rich progress bar on a terminal, none when
+piped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import click
+
+from pbem.cli import console, emit_json, handles_errors, keystore
+
+
+def register(main: click.Group) -> None:
+    """Add the everyday commands to ``main`` (those it does not have yet)."""
+    for command in COMMANDS:
+        if command.name not in main.commands:
+            main.add_command(command)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def identity() -> Any:
+    """The player's key, asking for the passphrase on standard error, so
+    that standard output stays clean for data (``pbem orders DIR > o.toml``)."""
+
+    def provide() -> bytes | None:
+        from pbem.errors import IdentityError
+        from pbem.protocol.keystore import passphrase_from_env
+
+        env = passphrase_from_env()
+        if env is not None:
+            return env
+        if not sys.stdin.isatty():
+            raise IdentityError("your key is encrypted: set PBEM_PASSPHRASE or run in a terminal to be asked")
+        return click.prompt("Passphrase for your pbem key", hide_input=True, err=True).encode("utf-8")
+
+    return keystore().load(provide)
+
+
+def identity_if_free() -> Any:
+    """The player's key when it needs no prompt (unencrypted, or
+    PBEM_PASSPHRASE set), else None."""
+    from pbem.errors import PbemError
+    from pbem.protocol.keystore import passphrase_from_env
+
+    class Locked(Exception):
+        pass
+
+    def provide() -> bytes | None:
+        env = passphrase_from_env()
+        if env is None:
+            raise Locked
+        return env
+
+    try:
+        return keystore().load(provide)
+    except (Locked, PbemError):
+        return None
+
+
+def my_fingerprint() -> str | None:
+    """The player's fingerprint from the public key (no passphrase), or None without a key."""
+    from pbem.errors import PbemError
+
+    try:
+        return keystore().public().fingerprint
+    except PbemError:
+        return None
+
+
+def read_stdin() -> bytes:
+    stream = getattr(sys.stdin, "buffer", None)
+    return stream.read() if stream is not None else sys.stdin.read().encode("utf-8", errors="replace")
+
+
+@contextlib.contextmanager
+def progress_bar(description: str) -> Iterator[Any]:
+    """A progress callback ``(done, total, label)`` drawing a rich bar on a
+    terminal (standard error); ``None`` when piped or redirected."""
+    out = console(stderr=True)
+    if not out.is_terminal:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=out, transient=True) as bar:
+        task = bar.add_task(description, total=None)
+
+        def update(done: int, total: int, label: str) -> None:
+            bar.update(task, completed=done, total=total, description=f"{description}: {label}")
+
+        yield update
+
+
+# --------------------------------------------------------------------------- import
+
+
+@click.command("import", short_help="Import the opponent's messages from .pbem, .eml, mbox, Maildir or stdin.")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.argument("sources", nargs=-1, required=True, type=click.Path(exists=True, allow_dash=True))
+@click.option("--json", "as_json", is_flag=True, help="Print what was imported, skipped and left alone, with the events, as JSON.")
+@handles_errors
+def import_mail(directory: str, sources: tuple[str, ...], as_json: bool) -> None:
+    """Import your opponent's messages from mail: a .pbem file, an .eml
+    (attached or pasted, quoted or not, any transfer encoding), an mbox
+    file, a Maildir folder, or '-' for standard input.
+
+    Every message of this game is verified and imported in order; one you
+    already hold is skipped; messages of other games are listed and left
+    alone; a message after a gap waits for the one missing.
+
+    \b
+    Examples:
+      pbem import games/bob ~/Downloads/turn.eml
+      pbem import games/bob ~/mail/pbem.mbox
+      pbem import games/bob ~/Maildir/.pbem
+      mutt: | pbem import games/bob -
+    """
+    from pbem import mailbox_io
+    from pbem.render import console as render
+
+    stdin = read_stdin() if mailbox_io.STDIN in sources else None
+    player = identity()
+    with progress_bar("importing") as progress:
+        report = mailbox_io.import_sources(directory, sources, player, stdin=stdin, progress=progress)
+    match = report.match
+    if as_json:
+        data = report.to_json()
+        data["match"] = render.match_json(match, since=report.first_new if report.first_new is not None else len(match.transcript))
+        emit_json(data)
+        return
+    out = console()
+    for path in report.imported:
+        out.print(f"imported {path}", markup=False)
+    if report.already:
+        out.print("already imported, skipped: " + ", ".join(f"{f.message.seq:04d}" for f in report.already), markup=False)
+    others: dict[str, list[Any]] = {}
+    for item in report.other_games:
+        others.setdefault(item.message.game, []).append(item)
+    for game, items in others.items():
+        seqs = ", ".join(sorted({f"{i.message.seq:04d}" for i in items}))
+        out.print(f"left alone: message(s) {seqs} of another game, {game[:12]}...", markup=False)
+    if report.own_missing is not None:
+        own = report.own_missing
+        out.print(f"not imported: {own.label} is your own and is missing from {directory} ({own.origin}); "
+                  f"copy the file you wrote into it", markup=False)
+    for item in report.waiting:
+        out.print(f"waiting: {item.label} needs message {len(match.transcript):04d} first ({item.origin})", markup=False)
+    for origin, why in report.unreadable:
+        out.print(f"unreadable: {origin}: {why}", markup=False)
+    if not report.imported:
+        out.print(f"nothing new for game {match.transcript.game[:12]}...", markup=False)
+    else:
+        render.print_events(out, match, since=report.first_new)
+    render.print_turn(out, match)
+
+
+# --------------------------------------------------------------------------- mail
+
+
+@click.command(short_help="Write your last message as an .eml (with a summary); --send by SMTP.")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("--to", "to", help="Your opponent's address; remembered for this game (DIR/mail.toml).")
+@click.option("--from", "sender", help="Your address (default: from in PBEM_HOME/mail.toml).")
+@click.option("--message", "seq", type=int, help="Send this message number (default: your last one).")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write the .eml here (default DIR/outbox/NNNN-SIDE.eml).")
+@click.option("--send", is_flag=True, help="Also deliver it by SMTP.")
+@click.option("--host", help="SMTP server (default: host in PBEM_HOME/mail.toml).")
+@click.option("--port", type=int, help="SMTP port (default 587 with STARTTLS, 465 with --ssl, else 25).")
+@click.option("--starttls/--no-starttls", default=None, help="Upgrade the connection with STARTTLS (the default).")
+@click.option("--ssl/--no-ssl", "use_ssl", default=None, help="Connect with TLS from the start (port 465).")
+@click.option("--user", help="SMTP login; the password comes from PBEM_SMTP_PASSWORD or a prompt, never a file.")
+@handles_errors
+def mail(
+    directory: str,
+    to: str | None,
+    sender: str | None,
+    seq: int | None,
+    out_path: str | None,
+    send: bool,
+    host: str | None,
+    port: int | None,
+    starttls: bool | None,
+    use_ssl: bool | None,
+    user: str | None,
+) -> None:
+    """Write your last message as an email (.eml) to send, with the turn
+    file attached and a summary of what happened in the body; --send
+    delivers it by SMTP.
+
+    The summary is made from the public record only: nothing sealed can
+    reach the mail.  Settings live in PBEM_HOME/mail.toml:
+
+    \b
+      [smtp]
+      host = "smtp.example.org"
+      port = 587
+      starttls = true
+      user = "ann@example.org"
+      from = "Ann <ann@example.org>"
+
+    The last line printed is the .eml file.
+
+    Example: pbem mail games/bob --to bob@example.org --send
+    """
+    from pbem import mail_out
+    from pbem.errors import UsageError
+    from pbem.protocol.keystore import home_dir
+
+    settings = mail_out.load_settings(home_dir()).merged(
+        host=host, port=port, starttls=starttls, ssl=use_ssl, user=user, sender=sender
+    )
+    outgoing = mail_out.build_email(
+        directory, fingerprint=my_fingerprint(), seq=seq, to=to, sender=settings.sender or None
+    )
+    if send:
+        password = None
+        if settings.user:
+            password = os.environ.get(mail_out.PASSWORD_ENV)
+            if password is None:
+                if not sys.stdin.isatty():
+                    raise UsageError(f"SMTP login {settings.user}: set {mail_out.PASSWORD_ENV} or run in a terminal to be asked")
+                password = click.prompt(f"SMTP password for {settings.user}", hide_input=True, err=True)
+        click.echo(mail_out.send(outgoing, settings, password))
+    path = mail_out.write_eml(outgoing, out_path)
+    click.echo(f"{outgoing.message_file.name} to {outgoing.to or '(no address: give --to)'}: {outgoing.email['Subject']}")
+    click.echo(path)
+
+
+# --------------------------------------------------------------------------- orders
+
+
+@click.command(short_help="What is awaited from you, as a commented TOML orders template.")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print what is awaited, the choices and the template as JSON.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write the template to this file.")
+@handles_errors
+def orders(directory: str, as_json: bool, out_path: str | None) -> None:
+    """What is awaited from you, and a commented TOML orders template with
+    the legal choices now: for Ambon the units that may move and how far,
+    legal bombardment targets, the odds each attack would get, the reveals
+    owed and the open decisions.
+
+    Lines starting '# ' are example orders, legal together: remove the '# '
+    to use one.  Then play the file with pbem play DIR --orders FILE.
+
+    Example: pbem orders games/bob --out turn.toml
+    """
+    from pbem import orders_template
+    from pbem.match import session
+
+    template = orders_template.for_match(session.load(directory, identity()))
+    if as_json:
+        emit_json(template.to_json())
+        return
+    if out_path:
+        Path(out_path).write_text(template.toml, encoding="utf-8")
+        for line in template.awaited:
+            click.echo(f"awaited: {line}")
+        click.echo(out_path)
+        return
+    click.echo(template.toml, nl=False)
+
+
+# --------------------------------------------------------------------------- status
+
+
+@click.command(short_help="All your games: opponent, turn and phase, whose move, age.")
+@click.argument("directories", nargs=-1, type=click.Path(exists=True, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print every game's status as JSON.")
+@handles_errors
+def status(directories: tuple[str, ...], as_json: bool) -> None:
+    """All your games: game, opponent, turn and phase, whose move, age of the
+    last message.  Without DIRECTORIES, every game directory in the
+    keystore's games folder (PBEM_HOME/games).
+
+    Never asks for a passphrase: with an encrypted key and no
+    PBEM_PASSPHRASE, a game whose last message is your opponent's shows the
+    phase before the dice it keys (which your key computes on receipt).
+    """
+    from rich.table import Table
+
+    from pbem import status as status_lib
+    from pbem.protocol.keystore import Keystore, home_dir
+
+    with progress_bar("checking games") as progress:
+        found = status_lib.statuses(directories, my_fingerprint(), identity=identity_if_free(), progress=progress)
+    if as_json:
+        emit_json([s.to_json() for s in found])
+        return
+    out = console()
+    if not found:
+        where = Keystore(home_dir()).games_dir
+        out.print(f"no games in {where}; keep your game directories there, or name them: pbem status DIR ...", markup=False)
+        return
+    table = Table(title="Your games")
+    for column in ("directory", "game", "you", "opponent", "turn / phase", "next", "last message"):
+        table.add_column(column)
+    for s in found:
+        if s.error:
+            table.add_row(str(s.directory), "[red]does not verify[/red]", "", "", s.error[:80], "?", "")
+            continue
+        opponent = s.opponent + (f" {s.opponent_key[:15]}..." if s.opponent_key else "")
+        if s.opponent_address:
+            opponent += f"\n{s.opponent_address}"
+        where = " / ".join(str(x) for x in ((f"turn {s.turn}" if s.turn is not None else ""), s.phase) if x) or f"{s.messages} messages"
+        who = s.whose_move
+        if s.your_move:
+            who = f"[bold]{who}[/bold]"
+        table.add_row(str(s.directory), f"{s.module} {s.game[:8]}", s.you or "-", opponent, where, who,
+                      f"{s.last_file} ({status_lib.age(s.last_age)} ago)")
+    out.print(table)
+
+
+# --------------------------------------------------------------------------- html
+
+
+@click.command(short_help="Write a self-contained HTML page: board, order of battle, log.")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--spectator", is_flag=True, help="Without your key: what anyone holding the files sees.")
+@handles_errors
+def html(directory: str, path: str, spectator: bool) -> None:
+    """Write a self-contained HTML page of the game: the board (for hex
+    games), the order of battle, the log and the rolls.  From your side's
+    view it shows your own hidden information: keep it to yourself.
+
+    Example: pbem html games/bob board.html
+    """
+    from pbem.match import session
+    from pbem.render.html import match_html
+
+    match = session.load(directory, None if spectator else identity())
+    Path(path).write_text(match_html(match), encoding="utf-8")
+    click.echo(path)
+
+
+COMMANDS = (import_mail, mail, orders, status, html)
+
+__all__ = ["COMMANDS", "register"]

@@ -1,0 +1,390 @@
+"""Berserk Dare-Death squads (8.5.2 and the Berserk box), checked against a
+position the players describe.
+
+8.5.2: "If a Dare-Death Squad(s) (or its surviving HS) at the start of its MPh
+can move, is adjacent to (or in the same location as) a Good Order leader not
+marked with a Prep Fire or Pin counter, and is within 8 MF of a Known Enemy
+Unit (the target) in LOS of it and the leader, the MMC may go Berserk."
+
+:func:`eligibility` checks one unit, naming every condition met or failed;
+:func:`check_declaration` checks units declared Berserk together (one target;
+the leader that goes along Charges it too; units of one hex Charge as one
+stack).  :func:`effects` lists what Berserk means for the unit,
+:func:`charge_route` and :func:`check_route` the shortest Charge route in MF,
+:func:`morale_check` a Berserk unit's MC, :func:`close_combat` the Dare-Death
+CC modifiers.  Locations are hexes: levels inside a hex are not modelled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+from pbem.engine.hexes import Hex
+from pbem.engine.paths import format_mp
+from pbem.errors import InputError
+from pbem.games.asl.data import AslData
+from pbem.games.asl.position import MARKER_NAMES, Position, Unit
+
+RULE = "8.5.2"
+BOX = "Berserk"
+
+
+def mf_text(halves: int) -> str:
+    return format_mp(halves, unit=False) + " MF"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One condition of a rule: met or not, in a sentence."""
+
+    rule: str
+    ok: bool
+    text: str
+
+    def sentence(self) -> str:
+        return f"[{self.rule}] {'yes' if self.ok else 'NO'}: {self.text}"
+
+    def to_json(self) -> dict:
+        return {"rule": self.rule, "ok": self.ok, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Eligibility:
+    unit: str
+    eligible: bool
+    checks: tuple[Check, ...]
+    targets: tuple[str, ...]  # Known Enemy Units it may Charge (with a qualifying leader)
+    leaders: tuple[str, ...]  # leaders that qualify
+
+    @property
+    def failures(self) -> tuple[Check, ...]:
+        return tuple(c for c in self.checks if not c.ok)
+
+    def summary(self) -> str:
+        if self.eligible:
+            return f"{self.unit} may go Berserk (targets: {', '.join(self.targets)})"
+        return f"{self.unit} may not go Berserk: " + "; ".join(c.text for c in self.failures)
+
+    def to_json(self) -> dict:
+        return {
+            "unit": self.unit,
+            "eligible": self.eligible,
+            "targets": list(self.targets),
+            "leaders": list(self.leaders),
+            "checks": [c.to_json() for c in self.checks],
+        }
+
+
+def _marked(u: Unit, *names: str) -> list[str]:
+    return [MARKER_NAMES[n] for n in names if n in u.markers]
+
+
+def leader_problems(leader: Unit) -> list[str]:
+    """Why ``leader`` cannot let a Dare-Death squad go Berserk (empty: it can)."""
+    why = []
+    if not leader.good_order:
+        why.append("is not in Good Order (broken)")
+    marks = _marked(leader, "prep-fire", "pin")
+    if marks:
+        why.append(f"is marked with a {' and a '.join(marks)} counter")
+    return why
+
+
+def _with(position: Position, h: Hex) -> str:
+    return position.label(h)
+
+
+def eligibility(
+    position: Position,
+    unit_id: str,
+    data: AslData,
+    *,
+    target: str | None = None,
+    dare_death: bool | None = None,
+) -> Eligibility:
+    """May ``unit_id`` go Berserk (8.5.2)?  ``dare_death`` overrides what the
+    position says (in a game the sealed designation decides); ``target``
+    restricts the check to that enemy unit."""
+    limit = 2 * int(data.dare_death["max_mf_to_target"])  # half-MF
+    u = position.unit(unit_id)
+    if u.enemy:
+        raise InputError(f"{u.name} is an enemy unit; only the Chinese player's own squads may go Berserk")
+    checks: list[Check] = []
+    # 1. a squad or its surviving HS
+    checks.append(Check(RULE, u.kind in ("squad", "half-squad"),
+                        f"{u.name} is a {u.kind}" + ("" if u.kind in ("squad", "half-squad")
+                                                     else "; only a Dare-Death squad or its surviving HS may go Berserk")))
+    # 2. a Dare-Death Squad
+    dd = u.dare_death if dare_death is None else dare_death
+    if dd:
+        text = f"{u.id} is a Dare-Death " + ("Squad" if u.squad == u.id else f"Squad's surviving HS (of {u.squad})")
+    elif dd is None:
+        text = f"the position does not say that {u.id} is a Dare-Death Squad (dare_death = true)"
+    else:
+        text = f"{u.id} is not a Dare-Death Squad"
+    checks.append(Check(RULE, bool(dd), text))
+    # 3. at the start of its MPh
+    in_mph = position.phase.lower() in ("mph", "start of mph", "movement phase")
+    checks.append(Check(RULE, in_mph, "at the start of its MPh" if in_mph else
+                        f"the position is in the {position.phase}, not at the start of the Chinese MPh"))
+    # 4. can move
+    why = u.cannot_move()
+    checks.append(Check(RULE, not why, f"{u.id} can move" if not why else f"{u.id} cannot move: {', '.join(why)}"))
+    # 5. a Good Order leader, not Prep Fire / Pin, in or adjacent to its Location
+    near = [l for l in position.friendly() if l.is_leader and l.hex.distance(u.hex) <= 1]
+    qualified = [l for l in near if not leader_problems(l)]
+    if qualified:
+        text = "leader " + ", ".join(l.name for l in qualified) + (" in its hex" if qualified[0].hex == u.hex else " adjacent")
+        checks.append(Check(RULE, True, f"Good Order {text}, not marked Prep Fire or Pin"))
+    elif near:
+        parts = [f"{l.name} {' and '.join(leader_problems(l))}" for l in near]
+        only = "the only leader in or adjacent to its hex" if len(near) == 1 else "every leader in or adjacent to its hex"
+        checks.append(Check(RULE, False, f"{only}: " + "; ".join(parts)))
+    else:
+        checks.append(Check(RULE, False, f"no leader in or adjacent to {u.at}"))
+    # 6. a Known Enemy Unit within 8 MF, in LOS of it (and of the leader)
+    enemies = position.enemies()
+    if target is not None:
+        t = position.unit(target)
+        if not t.enemy:
+            raise InputError(f"the target {t.name} is not an enemy unit")
+        enemies = (t,)
+    reachable, reasons = [], []
+    for e in enemies:
+        if not e.known:
+            reasons.append(f"{e.name} is not a Known Enemy Unit")
+            continue
+        if not position.has_los(u.hex, e.hex):
+            reasons.append(f"{e.name} is not in LOS of {u.id} ({u.at})")
+            continue
+        mf = position.mf_between(u.hex, e.hex)
+        if mf is None:
+            reasons.append(f"the position does not give the MF from {u.at} to {e.at} (add mf = [...] or [entry_cost])")
+            continue
+        if mf > limit:
+            reasons.append(f"{e.name} is {mf_text(mf)} from {u.at}, more than {mf_text(limit)}")
+            continue
+        reachable.append((e, mf))
+    if reachable:
+        checks.append(Check(RULE, True, f"within {mf_text(limit)} and in its LOS: " + ", ".join(
+            f"{e.name}, {mf_text(mf)}" for e, mf in reachable)))
+    elif not enemies:
+        checks.append(Check(RULE, False, "the position holds no enemy unit"))
+    else:
+        checks.append(Check(RULE, False, f"no Known Enemy Unit in its LOS within {mf_text(limit)}: " + "; ".join(reasons)))
+    targets: list[str] = []
+    if qualified and reachable:
+        seen_by = {e.id: [l for l in qualified if position.has_los(l.hex, e.hex)] for e, _ in reachable}
+        targets = [e.id for e, _ in reachable if seen_by[e.id]]
+        if targets:
+            checks.append(Check(RULE, True, "in LOS of the leader: " + ", ".join(
+                f"{t} (seen by {', '.join(l.id for l in seen_by[t])})" for t in targets)))
+        else:
+            checks.append(Check(RULE, False, "no qualifying leader has LOS to " + ", ".join(e.name for e, _ in reachable)))
+    eligible = all(c.ok for c in checks)
+    return Eligibility(u.id, eligible, tuple(checks), tuple(targets) if eligible else (),
+                       tuple(l.id for l in qualified))
+
+
+@dataclass(frozen=True)
+class Declaration:
+    units: tuple[str, ...]
+    target: str
+    leader: str | None = None  # a leader going Berserk with them
+
+
+def check_declarations(
+    position: Position,
+    declarations: Sequence[Declaration],
+    data: AslData,
+    dare_death: Mapping[str, bool] | None = None,
+) -> tuple[list[Eligibility], list[Check]]:
+    """Units declared Berserk: each eligible against its declared target; a
+    leader going along qualifies for one of them and Charges the same target;
+    all units of one hex that go Berserk Charge one target as one stack."""
+    dare_death = dare_death or {}
+    results: list[Eligibility] = []
+    problems: list[Check] = []
+    target_of: dict[str, str] = {}
+    for d in declarations:
+        t = position.unit(d.target)
+        for uid in d.units:
+            if uid in target_of:
+                problems.append(Check(RULE, False, f"{uid} is declared Berserk twice"))
+                continue
+            unit = position.unit(uid)
+            result = eligibility(position, uid, data, target=d.target,
+                                 dare_death=dare_death.get(unit.squad, dare_death.get(uid)))
+            results.append(result)
+            target_of[uid] = d.target
+        if d.leader is not None:
+            leader = position.unit(d.leader)
+            if not leader.is_leader or leader.enemy:
+                problems.append(Check(RULE, False, f"{leader.name} is not a friendly leader"))
+                continue
+            mates = [position.unit(uid) for uid in d.units]
+            why = leader_problems(leader)
+            close = [m.id for m in mates if m.hex.distance(leader.hex) <= 1]
+            if why or not close:
+                reason = " and ".join(why) if why else f"is not in or adjacent to the hex of {', '.join(d.units)}"
+                problems.append(Check(RULE, False, f"leader {leader.name} may not go Berserk with them: it {reason}"))
+            elif not position.has_los(leader.hex, t.hex):
+                problems.append(Check(RULE, False, f"leader {leader.name} has no LOS to the target {t.name}"))
+            else:
+                problems.append(Check(RULE, True, f"leader {leader.id} goes Berserk too and must Charge the same target {t.id}"))
+            if leader.id in target_of:
+                problems.append(Check(RULE, False, f"{leader.id} is declared Berserk twice"))
+            target_of[leader.id] = d.target
+    by_hex: dict[Hex, set[str]] = {}
+    for uid, target in target_of.items():
+        by_hex.setdefault(position.unit(uid).hex, set()).add(target)
+    for h, targets in by_hex.items():
+        if len(targets) > 1:
+            problems.append(Check(RULE, False, f"the units going Berserk in {position.label(h)} must Charge as a single "
+                                               f"stack, one target, not {', '.join(sorted(targets))}"))
+    return results, problems
+
+
+# --------------------------------------------------------------------------- effects
+
+
+def effects(position: Position, unit_id: str, target: str | None, data: AslData) -> list[Check]:
+    """What going Berserk means for ``unit_id`` (the Berserk box, 8.5.2 and the
+    Dare-Death Example), as sentences about the unit, citing the rule."""
+    u = position.unit(unit_id)
+    b = data.berserk
+    out = []
+    if "wounded" in u.markers:
+        out.append(Check(BOX, True, f"wounded: not the Berserk {b['mf']} MF but a wounded unit's (not in the excerpt), never increased"))
+    else:
+        out.append(Check(BOX, True, f"{b['mf']} MF, which can never be increased"))
+    out.append(Check(BOX, True, f"Morale Level {b['morale']}"))
+    if "concealed" in u.markers:
+        out.append(Check(BOX, True, "loses its Concealment (8.3)"))
+    if "cx" in u.markers:
+        out.append(Check("Dare-Death Example", True, "loses its CX"))
+    heavy = [w for w in u.sw if w.gun or w.pp > int(b["max_sw_pp"])]
+    if heavy:
+        out.append(Check(BOX, True, "drops " + ", ".join(f"{w.name} ({'Gun' if w.gun else f'{w.pp} PP'})" for w in heavy)
+                         + f" before Charging (Guns and SW greater than {b['max_sw_pp']} PP)"))
+    if target is not None:
+        t = position.unit(target)
+        route = charge_route(position, u.hex, t.hex)
+        how = f": {' '.join(position.label(h) for h in route.hexes[1:])} for {mf_text(route.cost)}" if route else ""
+        out.append(Check(BOX, True, f"must immediately Charge {t.name}, entering its hex by the shortest route in MF{how}"))
+    out += [
+        Check(BOX, True, "cannot use Assault Movement or expend MF except to enter a new hex; cannot advance in the APh"),
+        Check(BOX, True, "a failed MC is Casualty Reduction instead of breaking"),
+        Check(BOX, True, "never receives leadership benefit, takes no PAATC or LLMC/LLTC, never cowers"),
+        Check(BOX, True, "is pinned only by collapsing Huts (8.2.1) or entering Bamboo"),
+        Check(BOX, True, "loses Berserk status at the end of the Player Turn"),
+        Check(RULE, True, f"in CC: Hand-to-Hand as if Japanese (8.1.8.4); {data.dare_death['cc_drm']} DRM on non-Hand-to-Hand "
+                          f"CC attacks vs Infantry while unpinned; ambush drm +{data.dare_death['ambush_drm_inexperienced']} "
+                          f"Inexperienced (5.4) and +{data.dare_death['ambush_drm_berserk']} Berserk"),
+    ]
+    return out
+
+
+def charge_route(position: Position, start: Hex, target: Hex):
+    """The cheapest route in MF from ``start`` into ``target``'s hex over the
+    stated entry costs (None without them)."""
+    return position.cheapest_route(start, target)
+
+
+def check_route(position: Position, unit_id: str, target: str, route: Sequence[str]) -> Check:
+    """Is ``route`` (the hexes entered, ending in the target's hex) a shortest
+    Charge route in MF (Berserk box: "taking the shortest (in MF) route")?"""
+    u, t = position.unit(unit_id), position.unit(target)
+    hexes = [position.board.parse(h) for h in route]
+    if not hexes or hexes[-1] != t.hex:
+        return Check(BOX, False, f"a Charge ends in the target's hex {t.at}, not {route[-1] if route else 'nowhere'}")
+    cost, at = 0, u.hex
+    for h in hexes:
+        if not at.is_adjacent(h):
+            return Check(BOX, False, f"{position.label(h)} is not adjacent to {position.label(at)}")
+        step = position.entry(h)
+        if step is None:
+            return Check(BOX, False, f"the position gives no MF to enter {position.label(h)}")
+        cost, at = cost + step, h
+    best = charge_route(position, u.hex, t.hex)
+    if best is None:
+        return Check(BOX, False, f"no route from {u.at} to {t.at} over the stated entry costs")
+    written = " ".join(position.label(h) for h in hexes)
+    if cost > best.cost:
+        shortest = " ".join(position.label(h) for h in best.hexes[1:])
+        return Check(BOX, False, f"{written} costs {mf_text(cost)}; the shortest route costs {mf_text(best.cost)} ({shortest})")
+    return Check(BOX, True, f"{written} is a shortest route in MF ({mf_text(cost)})")
+
+
+# --------------------------------------------------------------------------- dice
+
+
+@dataclass(frozen=True)
+class MoraleCheck:
+    final: int
+    passed: bool
+    text: str
+
+
+def morale_check(dr: int, mc: int, data: AslData, drm: int = 0, casualty: str = "") -> MoraleCheck:
+    """A Berserk unit's MC: ``dr`` (the DR) + ``mc`` (a 1MC adds 1) + ``drm``
+    against Morale Level 10.  Passing is never a pin (pin NA); failing is
+    Casualty Reduction, not breaking (``casualty`` names what it becomes)."""
+    if not 2 <= dr <= 12:
+        raise InputError(f"a DR is 2-12, not {dr}")
+    morale = int(data.berserk["morale"])
+    final = dr + mc + drm
+    shown = f"DR {dr}" + (f" +{mc}" if mc else "") + (f" {drm:+d}" if drm else "") + f" = {final} vs Morale Level {morale}"
+    if final <= morale:
+        return MoraleCheck(final, True, f"{shown}: passed" + (" (pin NA)" if final == morale else ""))
+    return MoraleCheck(final, False, f"{shown}: failed -- Casualty Reduction" + (f": {casualty}" if casualty else ""))
+
+
+def casualty_reduction(unit: Unit, data: AslData, nationality: str) -> str:
+    """What a Berserk unit's failed MC leaves (the excerpt shows a 3-3-7
+    becoming "an unbroken 1-2-7 HS")."""
+    counter = data.nationality(nationality).counter(unit.type, unit.kind) if unit.kind == "squad" else None
+    if counter is not None and counter.half_squad:
+        return f"replaced with an unbroken {counter.half_squad} HS"
+    if unit.kind == "squad":
+        return "replaced with its HS (the excerpt does not say which counter)"
+    return "Casualty Reduction (the excerpt shows only a squad's: it becomes an HS)"
+
+
+@dataclass(frozen=True)
+class CloseCombat:
+    hand_to_hand: bool
+    cc_drm: int  # on a non-Hand-to-Hand CC attack vs Infantry
+    ambush_drm: int
+    checks: tuple[Check, ...]
+
+
+def close_combat(units: Iterable[Unit], data: AslData, dare_death: Mapping[str, bool] | None = None,
+                 berserk: Iterable[str] = ()) -> CloseCombat:
+    """8.5.2 for the Chinese units in one CC: Hand-to-Hand when a Dare-Death
+    MMC takes part; else -1 DRM with an unpinned Dare-Death MMC; +1
+    Inexperienced and +1 Berserk ambush drm when a Berserk unit takes part."""
+    dare_death = dare_death or {}
+    berserk = set(berserk)
+    units = list(units)
+
+    def is_dd(u: Unit) -> bool:
+        return bool(dare_death.get(u.squad, dare_death.get(u.id, u.dare_death)))
+
+    dd = [u for u in units if u.is_mmc and is_dd(u)]
+    unpinned = [u for u in dd if "pin" not in u.markers]
+    mad = [u for u in units if u.id in berserk or "berserk" in u.markers]
+    d = data.dare_death
+    checks = []
+    if dd:
+        checks.append(Check(RULE, True, f"{', '.join(u.id for u in dd)}: Dare-Death MMC, so Hand-to-Hand CC as if "
+                                        f"{d['hand_to_hand_as'].title()} (8.1.8.4)"))
+    cc_drm = int(d["cc_drm"]) if unpinned else 0
+    if unpinned:
+        checks.append(Check(RULE, True, f"{cc_drm} DRM on a non-Hand-to-Hand CC attack vs Infantry ({unpinned[0].id} unpinned)"))
+    ambush = (int(d["ambush_drm_inexperienced"]) + int(d["ambush_drm_berserk"])) if mad else 0
+    if mad:
+        checks.append(Check(RULE, True, f"ambush drm +{ambush}: +{d['ambush_drm_inexperienced']} Inexperienced (5.4) "
+                                        f"and +{d['ambush_drm_berserk']} Berserk ({', '.join(u.id for u in mad)})"))
+    return CloseCombat(bool(dd), cc_drm, ambush, tuple(checks))

@@ -1,0 +1,645 @@
+"""ASL Starter Kit Expansion Pack #2: a play-by-email assistant.
+
+pbem does not adjudicate ASL.  It gives two ASL players what their tools lack
+by email: DR and dr that neither can bias or preview, secret Dare-Death
+designations nobody can read or change, and the excerpt's Berserk and Human
+Wave conditions checked against the position they describe.
+
+Sides ``allied`` and ``axis`` (ASL's own); each declares its nationality in a
+``setup`` order.  Orders (TOML ``[[order]]`` tables with a ``type``; the
+sections of pbem/games/asl/README.md are the rule ids ``asl.*``)::
+
+    type = "setup"      nationality = "chinese"                    (asl.setup)
+                        squads = { A = "3-3-7", B = "4-4-7" }      the squads, public
+                        dare_death = ["A"]                         8.5.2, sealed: one slot per
+                                                                   eligible squad, never in clear
+    type = "DR"         purpose = "1MC for A"   drm = 1            2d6, colored die first (asl.DR)
+    type = "dr"         purpose = "Leader Creation"                1d6 (asl.dr)
+    type = "berserk"    units = ["A"]  target = "J"  leader = "8-0"   8.5.2 and the Berserk box,
+                                                                   against the file's [position]
+    type = "human-wave" units = [...]  (or hexes = [...])          8.5.1, against [position]
+    type = "seal"       slot = "hip"  text = "..."                 a sealed note (asl.seal)
+    type = "reveal"     slot = "hip"                               (asl.reveal)
+    type = "end"                                                   (asl.end)
+
+A squad's Dare-Death designation is revealed when it goes Berserk: the
+``berserk`` order makes the reveal due, and the owner's client adds it to the
+same message.  Rolls are keyed by the message that declares them, so their
+author learns them only from the reply (DESIGN 4.3).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any, ClassVar, Mapping, Sequence
+
+from pbem.engine.machine import (
+    DiceDue,
+    DiceRolled,
+    Event,
+    MessageEnd,
+    Opened,
+    Ordered,
+    ParsedOrders,
+    RevealDue,
+    Sealed,
+    illegal,
+    replace,
+)
+from pbem.errors import InputError
+from pbem.games.asl import dare_death
+from pbem.games.asl.data import AslData, load
+
+ALLIED, AXIS = "allied", "axis"
+SLOT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+SQUAD_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
+MAX_PURPOSE = 200
+MAX_TEXT = 4000
+DICE = {"DR": 2, "dr": 1}
+ORDER_FIELDS = {  # type: (required, optional)
+    "setup": (("nationality",), ("squads", "dare_death")),
+    "DR": (("purpose",), ("drm",)),
+    "dr": (("purpose",), ("drm",)),
+    "berserk": (("units", "target"), ("leader",)),
+    "human-wave": ((), ("units", "hexes")),
+    "seal": (("slot", "text"), ()),
+    "reveal": (("slot",), ()),
+    "end": ((), ()),
+}
+
+
+# --------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True)
+class Roll:
+    seq: int
+    index: int
+    side: str
+    kind: str  # "DR" | "dr"
+    purpose: str
+    drm: int
+    values: tuple[int, ...] | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.seq}.{self.index}"
+
+    @property
+    def total(self) -> int | None:
+        return sum(self.values) if self.values is not None else None
+
+    def shown(self) -> str:
+        """``"DR 9 (colored 4, white 5)"``, the final value with a drm, doubles."""
+        if self.values is None:
+            return f"{self.kind} pending"
+        if self.kind == "DR":
+            colored, white = self.values
+            text = f"DR {self.total} (colored {colored}, white {white})"
+            if colored == white:
+                text += ", doubles"
+        else:
+            text = f"dr {self.total}"
+        if self.drm:
+            text += f"; {self.drm:+d} {'DRM' if self.kind == 'DR' else 'drm'}: final {self.total + self.drm}"
+        return text
+
+
+@dataclass(frozen=True)
+class Setup:
+    side: str
+    seq: int
+    nationality: str
+    squads: tuple[tuple[str, str], ...]  # (id, counter ID)
+    eligible: tuple[str, ...]  # squads that may be Dare-Death (8.5.2)
+
+
+@dataclass(frozen=True)
+class Slot:
+    side: str
+    slot: str
+    sealed_in: int
+    value: str | None = None
+    revealed_in: int | None = None
+
+
+@dataclass(frozen=True)
+class Owed:
+    side: str
+    slot: str
+    rule: str
+    why: str
+
+
+@dataclass(frozen=True)
+class Declared:
+    """A Berserk declaration or a Human Wave, as recorded."""
+
+    seq: int
+    side: str
+    kind: str  # "berserk" | "human-wave"
+    units: tuple[str, ...]
+    hexes: tuple[str, ...]  # the units' hexes
+    target: str = ""
+    leader: str = ""
+
+
+@dataclass(frozen=True)
+class AslState:
+    setups: tuple[Setup, ...] = ()
+    slots: tuple[Slot, ...] = ()
+    rolls: tuple[Roll, ...] = ()
+    declared: tuple[Declared, ...] = ()
+    owed: tuple[Owed, ...] = ()
+    ending_by: str | None = None
+    over: bool = False
+
+    def setup_of(self, side: str) -> Setup | None:
+        return next((s for s in self.setups if s.side == side), None)
+
+    def slot(self, side: str, slot: str) -> Slot | None:
+        return next((s for s in self.slots if s.side == side and s.slot == slot), None)
+
+
+# --------------------------------------------------------------------------- parsing helpers
+
+
+def _text(order: Mapping[str, Any], name: str, where: str, limit: int) -> str:
+    value = order.get(name)
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"{where}: field {name!r} must be a non-empty string, got {value!r}", field=name)
+    if len(value) > limit:
+        raise InputError(f"{where}: field {name!r} is longer than {limit} characters", field=name)
+    return value.strip()
+
+
+def _int(order: Mapping[str, Any], name: str, where: str) -> int:
+    value = order.get(name, 0)
+    if not isinstance(value, int) or isinstance(value, bool) or not -20 <= value <= 20:
+        raise InputError(f"{where}: field {name!r} must be a whole number from -20 to 20, got {value!r}", field=name)
+    return value
+
+
+def _slot(order: Mapping[str, Any], where: str) -> str:
+    slot = _text(order, "slot", where, 64)
+    if not SLOT_RE.match(slot):
+        raise InputError(f"{where}: slot {slot!r} must be 1-64 letters, digits, '_', '.' or '-'", field="slot")
+    if slot.startswith(dare_death.SLOT_PREFIX):
+        raise InputError(f"{where}: slot names starting {dare_death.SLOT_PREFIX!r} hold Dare-Death designations", field="slot")
+    return slot
+
+
+class AslGame:
+    """The ASL assistant: verifiable DR/dr, sealed Dare-Death designations,
+    Berserk and Human Wave checks (sides ``allied``, ``axis``)."""
+
+    name: ClassVar[str] = "asl"
+    version: ClassVar[str] = "1"
+    sides: ClassVar[tuple[str, str]] = (ALLIED, AXIS)
+
+    def __init__(self, data_dir: str | Path | None = None):
+        self.data_dir = data_dir
+
+    @cached_property
+    def data(self) -> AslData:
+        return load(self.data_dir)
+
+    # ------------------------------------------------------------------ data and setup
+
+    def ruleset_files(self) -> Sequence[tuple[str, bytes]]:
+        return [("asl/version", self.version.encode())] + [(f"asl/{n}", b) for n, b in self.data.files]
+
+    def initial_state(self, setup: Mapping[str, Any]) -> AslState:
+        return AslState()
+
+    # ------------------------------------------------------------------ orders (syntax)
+
+    def parse_orders(self, document: Mapping[str, Any], side: str) -> ParsedOrders:
+        """Read an orders document; ``[position]`` feeds the berserk and
+        human-wave orders.  Dare-Death designations become seals here."""
+        from pbem.games.asl.position import parse_position, unit_ids
+
+        unknown = sorted(set(document) - {"order", "position"})
+        if unknown:
+            raise InputError(f"orders: unknown top-level key(s) {', '.join(unknown)}; use [[order]] and [position]",
+                             field=unknown[0])
+        orders = document.get("order", [])
+        if not isinstance(orders, list):
+            raise InputError("orders: 'order' must be an array of tables ([[order]])", field="order")
+        position = None
+        if "position" in document:
+            position = parse_position(document["position"], self.data, allow_dare_death=False)
+        public: list[dict[str, Any]] = []
+        seals: dict[str, str] = {}
+        reveals: list[str] = []
+        ends = False
+        for number, order in enumerate(orders, 1):
+            where = f"order {number}"
+            if not isinstance(order, Mapping):
+                raise InputError(f"{where}: must be a table", field="order")
+            kind = order.get("type")
+            if kind not in ORDER_FIELDS:
+                raise InputError(f"{where}: unknown type {kind!r} (expected one of {', '.join(ORDER_FIELDS)})", field="type")
+            required, optional = ORDER_FIELDS[kind]
+            where = f"order {number} ({kind})"
+            extra = sorted(set(order) - {"type", *required, *optional})
+            missing = [k for k in required if k not in order]
+            if extra or missing:
+                what = [f"unknown field {k!r}" for k in extra] + [f"missing field {k!r}" for k in missing]
+                raise InputError(f"{where}: {', '.join(what)}", field=(extra + missing)[0])
+            if ends:
+                raise InputError(f"{where}: no order may follow 'end'", rule="asl.end")
+            if kind == "setup":
+                item, sealed = self._parse_setup(order, where)
+                public.append(item)
+                for slot in sealed:
+                    if slot in seals:
+                        raise InputError(f"{where}: a second setup in one message", field="type")
+                seals.update(sealed)
+            elif kind in DICE:
+                public.append({"type": kind, "purpose": _text(order, "purpose", where, MAX_PURPOSE),
+                               "drm": _int(order, "drm", where)})
+            elif kind in ("berserk", "human-wave"):
+                if position is None:
+                    raise InputError(f"{where}: describe the position in a [position] table of the orders file",
+                                     field="position")
+                item = {"type": kind, "position": position.to_json()}
+                if kind == "berserk":
+                    item["units"] = list(unit_ids(order["units"], where))
+                    item["target"] = _text(order, "target", where, 32)
+                    item["leader"] = _text(order, "leader", where, 32) if "leader" in order else ""
+                    named = item["units"] + [item["target"]] + ([item["leader"]] if item["leader"] else [])
+                else:
+                    if ("units" in order) == ("hexes" in order):
+                        raise InputError(f"{where}: give either units = [...] or hexes = [...]", field="units")
+                    key = "units" if "units" in order else "hexes"
+                    item[key] = list(unit_ids(order[key], where, key))
+                    if key == "hexes":
+                        item["hexes"] = [position.board.label(position.board.parse(h)) for h in item["hexes"]]
+                    named = item.get("units", [])
+                for uid in named:
+                    try:
+                        position.unit(uid)
+                    except InputError as err:
+                        raise InputError(f"{where}: {err}", field="units") from None
+                public.append(item)
+            elif kind == "seal":
+                slot = _slot(order, where)
+                if slot in seals:
+                    raise InputError(f"{where}: slot {slot!r} is sealed twice in these orders", field="slot")
+                seals[slot] = _text(order, "text", where, MAX_TEXT)
+            elif kind == "reveal":
+                reveals.append(_slot(order, where))
+            else:
+                public.append({"type": "end"})
+                ends = True
+        return ParsedOrders(public=tuple(public), seals=seals, reveals=tuple(reveals), ends_game=ends)
+
+    def _parse_setup(self, order: Mapping[str, Any], where: str) -> tuple[dict[str, Any], dict[str, str]]:
+        try:
+            nat = self.data.nationality(_text(order, "nationality", where, 32))
+        except InputError as err:
+            raise InputError(f"{where}: {err}" if not str(err).startswith(where) else str(err), field="nationality") from None
+        roster = dare_death.roster_types(order.get("squads", {}), where)
+        for sid, type_ in roster.items():
+            if not SQUAD_RE.match(sid):
+                raise InputError(f"{where}: squad id {sid!r} must be 1-32 letters, digits, '_', '.' or '-'", field="squads")
+            if nat.dare_death and nat.counter(type_, "squad") is None:
+                squads = ", ".join(c.type for c in nat.counters if c.kind == "squad")
+                raise InputError(f"{where}: squad {sid} is a {type_!r}, not a {nat.name} squad ({squads})", field="squads")
+        chosen = order.get("dare_death", [])
+        if not isinstance(chosen, list) or not all(isinstance(c, str) for c in chosen):
+            raise InputError(f"{where}: dare_death must be a list of squad ids like [\"A\"]", field="dare_death")
+        if len(set(chosen)) != len(chosen):
+            raise InputError(f"{where}: dare_death names a squad twice", field="dare_death")
+        if chosen and not nat.dare_death:
+            raise illegal("8.5.2", f"Dare-Death Squads are {self.data.nationality('chinese').name}; a {nat.name} side designates none")
+        eligible = dare_death.eligible(nat, roster) if nat.dare_death else []
+        for sid in chosen:
+            if sid not in roster:
+                raise InputError(f"{where}: dare_death names {sid!r}, which is not among the squads declared", field="dare_death")
+            if sid not in eligible:
+                raise illegal("8.5.2", f"{sid} is a {roster[sid]}: only non-{'/'.join(nat.dare_death_excluded)} squads may be Dare-Death Squads")
+        seals = {dare_death.slot(sid): dare_death.sealed_value(sid in chosen) for sid in eligible}
+        return {"type": "setup", "nationality": nat.id, "squads": dict(roster)}, seals
+
+    # ------------------------------------------------------------------ the state machine
+
+    def apply(self, state: AslState, action: Any) -> tuple[AslState, list[Event]]:
+        if state.over:
+            raise illegal("asl.end", "the game is over; no further action is possible")
+        if isinstance(action, Ordered):
+            return self._order(state, action)
+        if isinstance(action, DiceRolled):
+            return self._rolled(state, action)
+        if isinstance(action, Sealed):
+            return self._sealed(state, action)
+        if isinstance(action, Opened):
+            return self._opened(state, action)
+        if isinstance(action, MessageEnd):
+            return self._message_end(state, action)
+        raise TypeError(f"unknown action {action!r}")
+
+    def _closing_check(self, state: AslState, side: str, what: str) -> None:
+        if state.ending_by is not None:
+            raise illegal("asl.end", f"{state.ending_by} ended the game: {side}'s closing message may carry reveals only, not {what}")
+
+    def _order(self, state: AslState, action: Ordered) -> tuple[AslState, list[Event]]:
+        order, side = action.order, action.side
+        kind = order.get("type")
+        self._closing_check(state, side, f"a {kind!r} order")
+        try:
+            if kind == "setup":
+                return self._setup(state, action)
+            if kind in DICE:
+                return self._declare_roll(state, action)
+            if kind == "berserk":
+                return self._berserk(state, action)
+            if kind == "human-wave":
+                return self._human_wave(state, action)
+            if kind == "end" and set(order) == {"type"}:
+                event = Event("asl.end", f"{side} ends the game; the reply closes it and both secrets are revealed")
+                return replace(state, ending_by=side), [event]
+        except InputError as err:  # a malformed public order in a received file
+            raise illegal("asl.orders", f"order {action.index} in message {action.seq:04d}: {err}") from err
+        except (KeyError, TypeError, ValueError) as err:
+            raise illegal("asl.orders", f"order {action.index} in message {action.seq:04d} is malformed: {dict(order)!r}") from err
+        raise illegal("asl.orders", f"order {action.index} in message {action.seq:04d} is not a valid ASL order: {dict(order)!r}")
+
+    # -- setup -------------------------------------------------------------------
+    def _setup(self, state: AslState, action: Ordered) -> tuple[AslState, list[Event]]:
+        side, order = action.side, action.order
+        if set(order) - {"type", "nationality", "squads"}:
+            raise InputError(f"unknown setup field(s) {', '.join(sorted(set(order) - {'type', 'nationality', 'squads'}))}")
+        if state.setup_of(side) is not None:
+            raise illegal("asl.setup", f"{side} has already set up (message {state.setup_of(side).seq:04d})")
+        nat = self.data.nationality(order["nationality"])
+        roster = dare_death.roster_types(order.get("squads", {}), "setup")
+        eligible = dare_death.eligible(nat, roster) if nat.dare_death else []
+        sealed_here = {s.slot for s in state.slots if s.side == side and s.sealed_in == action.seq and s.slot.startswith(dare_death.SLOT_PREFIX)}
+        wanted = {dare_death.slot(e) for e in eligible}
+        if sealed_here != wanted:
+            missing, extra = sorted(wanted - sealed_here), sorted(sealed_here - wanted)
+            what = ([f"no designation sealed for {', '.join(missing)}"] if missing else []) + (
+                [f"designations sealed for {', '.join(extra)}, which are not eligible squads"] if extra else [])
+            raise illegal("8.5.2", f"one designation must be sealed per eligible squad: {'; '.join(what)}")
+        setup = Setup(side, action.seq, nat.id, tuple(roster.items()), tuple(eligible))
+        text = f"{side} sets up as {nat.name}"
+        if roster:
+            text += f": {len(roster)} squads declared ({', '.join(f'{k} {v}' for k, v in roster.items())})"
+        if nat.dare_death:
+            q = dare_death.quota(len(eligible), int(self.data.dare_death["percent"]))
+            text += (f"; {len(eligible)} may be Dare-Death Squads, one sealed designation each -- "
+                     f"10% rounded up is {q} (or none), which ones stays secret")
+        data = {"nationality": nat.id, "squads": dict(roster), "eligible": list(eligible)}
+        return replace(state, setups=state.setups + (setup,)), [Event("asl.setup", text, data)]
+
+    # -- dice --------------------------------------------------------------------
+    def _declare_roll(self, state: AslState, action: Ordered) -> tuple[AslState, list[Event]]:
+        order = action.order
+        if set(order) != {"type", "purpose", "drm"} or not isinstance(order["purpose"], str) or not order["purpose"]:
+            raise InputError("a roll needs a purpose and a drm")
+        drm = order["drm"]
+        if not isinstance(drm, int) or isinstance(drm, bool):
+            raise InputError("drm must be a whole number")
+        roll = Roll(action.seq, action.index, action.side, order["type"], order["purpose"], drm)
+        rule = f"asl.{roll.kind}"
+        text = (f"{action.side} declares a {roll.kind} for {roll.purpose!r}" + (f" ({drm:+d})" if drm else "")
+                + f"; keyed by message {action.seq:04d}, resolved when the reply arrives")
+        return replace(state, rolls=state.rolls + (roll,)), [Event(rule, text, {"label": roll.label, "dice": roll.kind, "purpose": roll.purpose})]
+
+    def _rolled(self, state: AslState, action: DiceRolled) -> tuple[AslState, list[Event]]:
+        for i, roll in enumerate(state.rolls):
+            if roll.label == action.label:
+                break
+        else:
+            raise illegal("asl.DR", f"no roll awaits dice labelled {action.label!r}")
+        if roll.values is not None or len(action.values) != DICE[roll.kind] or any(not 1 <= v <= 6 for v in action.values):
+            raise illegal(f"asl.{roll.kind}", f"dice {action.label!r}: {action.values} do not match what is awaited")
+        new = replace(roll, values=tuple(action.values))
+        rolls = state.rolls[:i] + (new,) + state.rolls[i + 1 :]
+        text = f"{new.side}'s {new.kind} for {new.purpose!r}: {new.shown()} (keyed by message {new.seq:04d})"
+        data = {"label": new.label, "dice": new.kind, "purpose": new.purpose, "values": list(new.values),
+                "total": new.total, "drm": new.drm, "final": new.total + new.drm}
+        if new.kind == "DR":
+            data.update(colored=new.values[0], white=new.values[1], doubles=new.values[0] == new.values[1])
+        return replace(state, rolls=rolls), [Event(f"asl.{new.kind}", text, data)]
+
+    # -- sealed slots ------------------------------------------------------------
+    def _sealed(self, state: AslState, action: Sealed) -> tuple[AslState, list[Event]]:
+        self._closing_check(state, action.side, "a new sealed value")
+        if state.slot(action.side, action.slot) is not None:
+            raise illegal("asl.seal", f"{action.side} already sealed slot {action.slot!r}")
+        slot = Slot(action.side, action.slot, action.seq)
+        events = []
+        if dare_death.squad_of(action.slot) is None:
+            events.append(Event("asl.seal", f"{action.side} seals a note in slot {action.slot!r}", {"slot": action.slot}))
+        return replace(state, slots=state.slots + (slot,)), events
+
+    def _opened(self, state: AslState, action: Opened) -> tuple[AslState, list[Event]]:
+        slot = state.slot(action.side, action.slot)
+        if slot is None:
+            raise illegal("asl.reveal", f"{action.side} has no sealed slot {action.slot!r}")
+        if slot.value is not None:
+            raise illegal("asl.reveal", f"slot {action.slot!r} is already revealed")
+        squad = dare_death.squad_of(action.slot)
+        if squad is not None:
+            try:
+                designated = dare_death.read_value(action.value, f"the designation of {squad}: ")
+            except InputError as err:
+                raise illegal("8.5.2", str(err)) from err
+            text = (f"{action.side} reveals squad {squad}'s designation (sealed in message {slot.sealed_in:04d}): "
+                    + ("a Dare-Death Squad" if designated else "not a Dare-Death Squad"))
+            event = Event("8.5.2", text, {"squad": squad, "dare_death": designated})
+        else:
+            event = Event("asl.reveal", f"{action.side} reveals slot {action.slot!r} (sealed in message {slot.sealed_in:04d}): "
+                          f"{action.value!r}", {"slot": action.slot, "value": action.value})
+        slots = tuple(replace(s, value=action.value, revealed_in=action.seq) if s is slot else s for s in state.slots)
+        owed = tuple(o for o in state.owed if not (o.side == action.side and o.slot == action.slot))
+        return replace(state, slots=slots, owed=owed), [event]
+
+    # -- Berserk and Human Wave ----------------------------------------------------
+    def _position(self, state: AslState, action: Ordered, rule: str):
+        from pbem.games.asl.position import parse_position
+
+        setup = state.setup_of(action.side)
+        if setup is None:
+            raise illegal("asl.setup", f"{action.side} must set up (declare a nationality and squads) first")
+        position = parse_position(action.order["position"], self.data, allow_dare_death=False)
+        if position.nationality != setup.nationality:
+            raise illegal(rule, f"the position is described for the {position.nationality}, but {action.side} is {setup.nationality}")
+        return setup, position
+
+    def _berserk(self, state: AslState, action: Ordered) -> tuple[AslState, list[Event]]:
+        from pbem.games.asl import berserk
+
+        side, order = action.side, action.order
+        setup, position = self._position(state, action, "8.5.2")
+        nat = self.data.nationality(setup.nationality)
+        if not nat.dare_death:
+            raise illegal("8.5.2", f"only Dare-Death Squads go Berserk; {nat.name} has none")
+        units, target, leader = list(order["units"]), order["target"], order.get("leader") or None
+        roster = dict(setup.squads)
+        dd: dict[str, bool] = {}
+        owed: list[Owed] = []
+        for uid in units:
+            u = position.unit(uid)
+            if u.squad not in roster:
+                raise illegal("8.5.2", f"{u.name}: squad {u.squad!r} was not declared at setup "
+                              f"(message {setup.seq:04d}: {', '.join(roster) or 'no squads'})")
+            if u.kind == "squad" and roster[u.squad] != u.type:
+                raise illegal("8.5.2", f"{u.name}: squad {u.squad} was declared a {roster[u.squad]} at setup")
+            if u.squad not in setup.eligible:
+                dd[u.squad] = False
+                continue
+            slot = state.slot(side, dare_death.slot(u.squad))
+            if slot is not None and slot.value is not None:
+                dd[u.squad] = dare_death.read_value(slot.value)
+            else:
+                dd[u.squad] = True  # as claimed; the reveal in this same message decides
+                if not any(o.slot == dare_death.slot(u.squad) for o in owed):
+                    owed.append(Owed(side, dare_death.slot(u.squad), "8.5.2", f"{u.id} goes Berserk"))
+        earlier = [d for d in state.declared if d.seq == action.seq and d.kind == "berserk" and d.side == side]
+        decls = [berserk.Declaration(d.units, d.target, d.leader or None) for d in earlier]
+        decls.append(berserk.Declaration(tuple(units), target, leader))
+        results, problems = berserk.check_declarations(position, decls, self.data, dare_death=dd)
+        failures = [c.text for r in results for c in r.failures] + [c.text for c in problems if not c.ok]
+        if failures:
+            raise illegal("8.5.2", "; ".join(dict.fromkeys(failures)))
+        t = position.unit(target)
+        record = Declared(action.seq, side, "berserk", tuple(units), tuple(position.unit(u).at for u in units), target, leader or "")
+        names = ", ".join(position.unit(u).name for u in units)
+        text = f"{side}: {names} " + ("goes" if len(units) == 1 else "go") + f" Berserk, target {t.name}"
+        if leader:
+            text += f"; leader {leader} goes Berserk too and Charges the same target"
+        if owed:
+            text += f"; the Dare-Death designation of {', '.join(o.slot[len(dare_death.SLOT_PREFIX):] for o in owed)} is revealed now"
+        events = [Event("8.5.2", text, {"units": units, "target": target, "leader": leader or ""})]
+        for uid in units:
+            for c in berserk.effects(position, uid, target, self.data):
+                events.append(Event(c.rule, f"{uid}: {c.text}"))
+        return replace(state, declared=state.declared + (record,), owed=state.owed + tuple(owed)), events
+
+    def _human_wave(self, state: AslState, action: Ordered) -> tuple[AslState, list[Event]]:
+        from pbem.games.asl import human_wave
+
+        rule = self.data.human_wave["rule"]
+        _, position = self._position(state, action, rule)
+        order = action.order
+        result = human_wave.check(position, self.data, units=order.get("units"), hexes=order.get("hexes"))
+        if not result.valid:
+            raise illegal(rule, "not a valid Human Wave: " + "; ".join(c.text for c in result.failures))
+        record = Declared(action.seq, action.side, "human-wave", result.units, result.hexes)
+        text = (f"{action.side} conducts a Human Wave (treated like a Banzai Charge, 8.1.8.6): {result.mmc} MMC "
+                f"({', '.join(result.units)}) in {' '.join(result.hexes)}")
+        return replace(state, declared=state.declared + (record,)), [Event(rule, text, result.to_json())]
+
+    # -- end of a message ------------------------------------------------------------
+    def _message_end(self, state: AslState, action: MessageEnd) -> tuple[AslState, list[Event]]:
+        setup = state.setup_of(action.side)
+        stray = [s.slot for s in state.slots if s.side == action.side and s.sealed_in == action.seq
+                 and s.slot.startswith(dare_death.SLOT_PREFIX) and (setup is None or setup.seq != action.seq)]
+        if stray:
+            raise illegal("8.5.2", f"Dare-Death designations are sealed only with the setup (8.5.2: \"during setup\"): {', '.join(stray)}")
+        if state.ending_by is not None and state.ending_by != action.side:
+            return replace(state, over=True), [Event("asl.end", f"{action.side} closes the game")]
+        return state, []
+
+    # ------------------------------------------------------------------ queries
+
+    def awaiting(self, state: AslState) -> tuple[Any, ...]:
+        due: list[Any] = [RevealDue(o.side, o.slot, o.rule) for o in state.owed]
+        for roll in state.rolls:
+            if roll.values is None:
+                due.append(DiceDue(roll.label, DICE[roll.kind], 6, roll.seq, f"{roll.kind}: {roll.purpose}"))
+        return tuple(due)
+
+    def is_over(self, state: AslState) -> bool:
+        return state.over
+
+    def is_ending(self, state: AslState) -> bool:
+        return state.ending_by is not None
+
+    def view(self, state: AslState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """What ``side`` may see: designations only its own (from ``secrets``)
+        or once revealed."""
+        secrets = secrets or {}
+        sides = {}
+        for s in state.setups:
+            squads = []
+            for sid, type_ in s.squads:
+                item: dict[str, Any] = {"id": sid, "type": type_, "eligible": sid in s.eligible}
+                slot = state.slot(s.side, dare_death.slot(sid))
+                if slot is not None:
+                    if slot.value is not None:
+                        item["dare_death"] = dare_death.read_value(slot.value)
+                        item["revealed_in"] = slot.revealed_in
+                    elif side == s.side and slot.slot in secrets:
+                        item["dare_death"] = dare_death.read_value(secrets[slot.slot])
+                        item["private"] = True
+                    else:
+                        item["dare_death"] = "sealed"
+                squads.append(item)
+            entry: dict[str, Any] = {"nationality": s.nationality, "set_up_in": s.seq, "squads": squads}
+            if s.eligible:
+                entry["dare_death_quota"] = dare_death.quota(len(s.eligible), int(self.data.dare_death["percent"]))
+            sides[s.side] = entry
+        notes = []
+        for slot in state.slots:
+            item = {"slot": slot.slot, "side": slot.side, "sealed_in": slot.sealed_in, "revealed_in": slot.revealed_in}
+            if slot.value is not None:
+                item["value"] = slot.value.strip()
+            elif side == slot.side and slot.slot in secrets:
+                item["value"] = secrets[slot.slot].strip()
+                item["private"] = True
+            notes.append(item)
+        rolls = []
+        for r in state.rolls:
+            item = {"label": r.label, "side": r.side, "dice": r.kind, "note": r.purpose, "purpose": r.purpose,
+                    "drm": r.drm, "values": [list(r.values) if r.values is not None else None],
+                    "total": r.total, "shown": r.shown(), "key_seq": r.seq}
+            if r.kind == "DR" and r.values is not None:
+                item.update(colored=r.values[0], white=r.values[1])
+            rolls.append(item)
+        declared = [{"seq": d.seq, "side": d.side, "kind": d.kind, "units": list(d.units), "hexes": list(d.hexes),
+                     "target": d.target, "leader": d.leader} for d in state.declared]
+        return {
+            "game": self.name,
+            "sides": sides,
+            "rolls": rolls,
+            "notes": notes,
+            "declared": declared,
+            "owed": [{"side": o.side, "slot": o.slot, "rule": o.rule, "why": o.why} for o in state.owed],
+            "ending_by": state.ending_by,
+            "over": state.over,
+        }
+
+    # ------------------------------------------------------------------ hidden-setup checks
+
+    def check_seals(self, state: AslState, side: str, store: Mapping[str, str]) -> list[str]:
+        """The owner's client checks its Dare-Death designations before
+        sending them: well formed, and 10% rounded up (or none) of the
+        eligible squads, one slot each (8.5.2)."""
+        if not any(s.startswith(dare_death.SLOT_PREFIX) for s in store):
+            return []
+        return dare_death.check_store(store, int(self.data.dare_death["percent"]))
+
+    def audit(self, state: AslState, stores: Mapping[str, Mapping[str, str]]) -> list[str]:
+        """After the game: each Chinese side's sealed designations obeyed
+        8.5.2 -- one per eligible squad declared at setup, 10% rounded up or
+        none -- and every squad that went Berserk was a Dare-Death Squad."""
+        problems = []
+        for setup in state.setups:
+            nat = self.data.nationality(setup.nationality)
+            if not nat.dare_death:
+                continue
+            store = stores.get(setup.side, {})
+            found = dare_death.check_store(store, int(self.data.dare_death["percent"]), squads=setup.eligible)
+            problems += [f"{setup.side}: {p}" for p in found]
+        # Every squad that went Berserk had its designation revealed, and
+        # checked, in the message declaring it; the protocol's audit has
+        # rechecked each of those reveals against the sealed stores.
+        return problems

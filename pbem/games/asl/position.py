@@ -1,0 +1,396 @@
+"""A position the players describe: pbem cannot see an ASL board, so the
+players state the facts the excerpt's checks need -- units, leaders and their
+markers, hexes, LOS, MF -- and pbem checks the rules against them.
+
+The format (TOML; also a ``[position]`` table inside an orders file)::
+
+    boards = "y"                  # optional: the board(s), see board.BoardConfig
+    nationality = "chinese"       # the friendly side's (default "chinese")
+    phase = "MPh"                 # the friendly side's phase (default "MPh": its start)
+
+    [[unit]]
+    id = "A"                      # unique; letters, digits, '_', '.', '-', '+'
+    type = "3-3-7"                # the counter ID ("8-0" a leader)
+    hex = "Z0"
+    markers = ["CX"]              # Prep Fire, Pin, CX, Concealed ("?"), Broken, DM, TI, Melee, Wounded, ...
+    dare_death = true             # positions checked outside a game only
+    squad = "A"                   # the roster squad a HS came from (default: id)
+    kind = "squad"                # squad | half-squad | crew | leader | vehicle | gun | other
+    can_move = true               # optional: false when it cannot move for a reason not shown
+    sw = [{ name = "MMG", pp = 4 }]   # carried support weapons and Guns
+    enemy = true                  # an enemy unit (default: friendly)
+    known = true                  # enemy: a Known Enemy Unit (default: true unless Concealed)
+
+    los = [["Z0", "X2"]]          # pairs of hexes with LOS between them (symmetric)
+    no_los = [["AA1", "X2"]]      # pairs without (for the record; LOS not listed is absent)
+    mf = [{ from = "Z0", to = "X2", mf = 3 }]   # MF to reach `to` from `from` by the shortest route
+
+    [entry_cost]                  # or: the MF to enter each hex (default for unlisted hexes)
+    default = 1
+    X1 = 2
+
+Unstated LOS is taken as **absent**; unstated MF is **unknown** (a check that
+needs it fails and says which fact is missing).  MF may be halves (``1.5``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from pbem.engine.hexes import Hex
+from pbem.engine.paths import Path as Route
+from pbem.engine.paths import cheapest_path, format_mp, half_mp
+from pbem.errors import InputError
+from pbem.games.asl.board import BoardConfig
+from pbem.games.asl.data import AslData, counter_id
+
+UNIT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,31}$")
+MMC_TYPE = re.compile(r"^\d+-\d+-\d+$")
+LEADER_TYPE = re.compile(r"^\d+[-+]\d+$")
+UNIT_KINDS = ("squad", "half-squad", "crew", "leader", "vehicle", "gun", "other")
+MMC_KINDS = ("squad", "half-squad", "crew")
+INFANTRY_KINDS = ("squad", "half-squad", "crew", "leader")
+MARKERS = {
+    "prep-fire": ("prepfire", "pf", "prep"),
+    "first-fire": ("firstfire",),
+    "final-fire": ("finalfire",),
+    "pin": ("pinned",),
+    "cx": ("exhausted",),
+    "concealed": ("?", "concealment"),
+    "broken": ("dm-broken",),
+    "dm": ("desperationmorale",),
+    "ti": ("taskinitiated",),
+    "melee": ("cc",),
+    "wounded": ("wound",),
+    "berserk": (),
+    "hip": ("hiddeninitialplacement",),
+}
+MARKER_NAMES = {"prep-fire": "Prep Fire", "first-fire": "First Fire", "final-fire": "Final Fire", "pin": "Pin",
+                "cx": "CX", "concealed": "Concealed", "broken": "Broken", "dm": "DM", "ti": "TI", "melee": "Melee",
+                "wounded": "Wounded", "berserk": "Berserk", "hip": "HIP"}
+#: Markers that keep a unit from moving in its MPh.  Prep Fire: the excerpt's
+#: example (squad B); the others from the ASL rules outside the excerpt.
+NO_MOVE = ("prep-fire", "pin", "broken", "ti", "melee")
+POSITION_KEYS = ("boards", "nationality", "phase", "unit", "los", "no_los", "mf", "entry_cost", "berserk", "human_wave")
+UNIT_KEYS = ("id", "type", "hex", "markers", "dare_death", "squad", "kind", "can_move", "sw", "enemy", "known")
+
+
+def marker(text: str, where: str) -> str:
+    """A marker's canonical name: ``"Prep Fire"`` -> ``"prep-fire"``."""
+    if not isinstance(text, str):
+        raise InputError(f"{where}: marker {text!r} is not a string", field="markers")
+    key = re.sub(r"[\s_]+", "", text.strip().lower())
+    for name, aliases in MARKERS.items():
+        if key in (name.replace("-", ""), name, *aliases):
+            return name
+    raise InputError(f"{where}: unknown marker {text!r} (known: {', '.join(MARKERS)})", field="markers")
+
+
+@dataclass(frozen=True)
+class Weapon:
+    name: str
+    pp: int
+    gun: bool = False
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str
+    type: str
+    kind: str
+    hex: Hex
+    at: str  # the hex as written
+    enemy: bool = False
+    markers: frozenset[str] = frozenset()
+    can_move_asserted: bool = True
+    known: bool = True
+    dare_death: bool | None = None
+    squad: str = ""
+    sw: tuple[Weapon, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return f"{self.id} ({self.type} in {self.at})" if self.id != self.type else f"{self.type} in {self.at}"
+
+    @property
+    def is_mmc(self) -> bool:
+        return self.kind in MMC_KINDS
+
+    @property
+    def is_leader(self) -> bool:
+        return self.kind == "leader"
+
+    @property
+    def is_infantry(self) -> bool:
+        return self.kind in INFANTRY_KINDS
+
+    @property
+    def broken(self) -> bool:
+        return "broken" in self.markers
+
+    @property
+    def good_order(self) -> bool:
+        """Not broken (the position's Good Order)."""
+        return not self.broken
+
+    def cannot_move(self) -> list[str]:
+        """Why this unit cannot move in its MPh (empty: it can)."""
+        why = [("broken" if m == "broken" else f"marked {MARKER_NAMES[m]}") for m in NO_MOVE if m in self.markers]
+        if not self.can_move_asserted:
+            why.append("stated unable to move (can_move = false)")
+        return why
+
+
+@dataclass(frozen=True)
+class Position:
+    board: BoardConfig
+    nationality: str
+    phase: str
+    units: tuple[Unit, ...]
+    los: frozenset[frozenset[Hex]] = frozenset()
+    no_los: frozenset[frozenset[Hex]] = frozenset()
+    mf: Mapping[tuple[Hex, Hex], int] = field(default_factory=dict)  # half-MF
+    entry_cost: Mapping[Hex, int] = field(default_factory=dict)  # half-MF
+    default_cost: int | None = None
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    # -- units ----------------------------------------------------------------
+    def unit(self, unit_id: str) -> Unit:
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        raise InputError(f"no unit {unit_id!r} in the position (units: {', '.join(u.id for u in self.units)})")
+
+    def friendly(self) -> tuple[Unit, ...]:
+        return tuple(u for u in self.units if not u.enemy)
+
+    def enemies(self) -> tuple[Unit, ...]:
+        return tuple(u for u in self.units if u.enemy)
+
+    def label(self, h: Hex) -> str:
+        return self.board.label(h)
+
+    # -- facts ------------------------------------------------------------------
+    def has_los(self, a: Hex, b: Hex) -> bool:
+        """LOS as the players state it; the same hex always has LOS."""
+        return a == b or frozenset((a, b)) in self.los
+
+    def mf_between(self, a: Hex, b: Hex) -> int | None:
+        """Half-MF to reach ``b`` from ``a``: stated, else the cheapest route
+        over the stated entry costs, else None (unknown)."""
+        if a == b:
+            return 0
+        if (a, b) in self.mf:
+            return self.mf[(a, b)]
+        route = self.cheapest_route(a, b)
+        return route.cost if route is not None else None
+
+    def entry(self, h: Hex) -> int | None:
+        """Half-MF to enter ``h`` (None: not stated, or off the boards)."""
+        if not self.board.contains(h):
+            return None
+        return self.entry_cost.get(h, self.default_cost)
+
+    def cheapest_route(self, a: Hex, b: Hex) -> Route | None:
+        if not self.entry_cost and self.default_cost is None:
+            return None
+        return cheapest_path(a, b, lambda _x, y: self.entry(y))
+
+    def to_json(self) -> dict[str, Any]:
+        """The position as a canonical public record (MF as decimal strings)."""
+        return dict(self.raw)
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _str(value: Any, where: str, name: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"{where}: {name} must be a non-empty string, got {value!r}", field=name)
+    return value.strip()
+
+
+def _bool(value: Any, where: str, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise InputError(f"{where}: {name} must be true or false, got {value!r}", field=name)
+    return value
+
+
+def _mf(value: Any, where: str, name: str) -> int:
+    if isinstance(value, str):
+        value = value.strip()
+    try:
+        return half_mp(value)
+    except InputError as err:
+        raise InputError(f"{where}: {name}: {err}", field=name) from None
+
+
+def _hex(board: BoardConfig, value: Any, where: str, name: str) -> Hex:
+    try:
+        return board.parse(value)
+    except InputError as err:
+        raise InputError(f"{where}: {name}: {err}", field=name) from None
+
+
+def _pairs(board: BoardConfig, value: Any, name: str) -> tuple[frozenset[frozenset[Hex]], list[list[str]]]:
+    if not isinstance(value, list):
+        raise InputError(f"position: {name} must be a list of hex pairs like [[\"Z0\", \"X2\"]]", field=name)
+    pairs, raw = set(), []
+    for i, pair in enumerate(value):
+        if not (isinstance(pair, list) and len(pair) == 2):
+            raise InputError(f"position: {name}[{i}] must be a pair of hexes like [\"Z0\", \"X2\"], got {pair!r}", field=name)
+        a, b = (_hex(board, h, f"position: {name}[{i}]", name) for h in pair)
+        pairs.add(frozenset((a, b)))
+        raw.append([board.label(a), board.label(b)])
+    return frozenset(pairs), sorted(raw)
+
+
+def parse_position(doc: Mapping[str, Any], data: AslData, *, allow_dare_death: bool = True) -> Position:
+    """Read a position (syntax and references; the rules are the checks')."""
+    if not isinstance(doc, Mapping):
+        raise InputError("position: must be a table", field="position")
+    unknown = sorted(set(doc) - set(POSITION_KEYS))
+    if unknown:
+        raise InputError(f"position: unknown key(s) {', '.join(unknown)} (known: {', '.join(POSITION_KEYS)})", field=unknown[0])
+    if not allow_dare_death and ({"berserk", "human_wave"} & set(doc)):
+        raise InputError("position: in a game, declare Berserk and Human Wave with berserk and human-wave orders",
+                         field="berserk" if "berserk" in doc else "human_wave")
+    board = BoardConfig.from_value(doc.get("boards"))
+    nationality = data.nationality(_str(doc.get("nationality", "chinese"), "position", "nationality"))
+    phase = _str(doc.get("phase", "MPh"), "position", "phase")
+    raw: dict[str, Any] = {"boards": board.to_json(), "nationality": nationality.id, "phase": phase}
+    units, raw_units, ids = [], [], set()
+    specs = doc.get("unit", [])
+    if not isinstance(specs, list) or not specs:
+        raise InputError("position: describe the units as [[unit]] tables", field="unit")
+    for i, spec in enumerate(specs):
+        where = f"position: unit {i + 1}"
+        if not isinstance(spec, Mapping):
+            raise InputError(f"{where}: must be a table", field="unit")
+        extra = sorted(set(spec) - set(UNIT_KEYS))
+        if extra:
+            raise InputError(f"{where}: unknown field(s) {', '.join(extra)} (known: {', '.join(UNIT_KEYS)})", field=extra[0])
+        uid = _str(spec.get("id"), where, "id")
+        if not UNIT_ID.match(uid):
+            raise InputError(f"{where}: id {uid!r} must be 1-32 letters, digits, '_', '.', '+' or '-'", field="id")
+        if uid in ids:
+            raise InputError(f"{where}: unit id {uid!r} is used twice", field="id")
+        ids.add(uid)
+        where = f"position: unit {uid}"
+        type_ = counter_id(_str(spec.get("type"), where, "type"))
+        enemy = _bool(spec.get("enemy", False), where, "enemy")
+        kind = spec.get("kind")
+        if kind is not None:
+            if kind not in UNIT_KINDS:
+                raise InputError(f"{where}: kind {kind!r} is not one of {', '.join(UNIT_KINDS)}", field="kind")
+        else:
+            chart = None if enemy else nationality.counter(type_)
+            if chart is not None:
+                kind = chart.kind
+            elif LEADER_TYPE.match(type_):
+                kind = "leader"
+            elif enemy:
+                kind = "squad" if MMC_TYPE.match(type_) else "other"
+            else:
+                kinds = " | ".join(f'"{k}"' for k in UNIT_KINDS)
+                raise InputError(
+                    f"{where}: {type_!r} is not on the {nationality.name} chart; say what it is with kind = {kinds}",
+                    field="kind")
+        h = _hex(board, spec.get("hex"), where, "hex")
+        markers = spec.get("markers", [])
+        if not isinstance(markers, list):
+            raise InputError(f"{where}: markers must be a list like [\"Prep Fire\"]", field="markers")
+        marks = frozenset(marker(m, where) for m in markers)
+        dd = spec.get("dare_death")
+        if dd is not None:
+            if not allow_dare_death:
+                raise InputError(
+                    f"{where}: dare_death is not part of a position in a game -- the sealed designation decides (8.5.2)",
+                    field="dare_death")
+            dd = _bool(dd, where, "dare_death")
+        known_default = "concealed" not in marks and "hip" not in marks
+        known = _bool(spec.get("known", known_default), where, "known")
+        can_move = _bool(spec.get("can_move", True), where, "can_move")
+        squad = _str(spec.get("squad", uid), where, "squad")
+        sw_specs = spec.get("sw", [])
+        if not isinstance(sw_specs, list):
+            raise InputError(f"{where}: sw must be a list like [{{ name = \"MMG\", pp = 4 }}]", field="sw")
+        weapons = []
+        for j, w in enumerate(sw_specs):
+            if not isinstance(w, Mapping) or set(w) - {"name", "pp", "gun"} or "name" not in w or "pp" not in w:
+                raise InputError(f"{where}: sw[{j}] must be {{ name = \"MMG\", pp = 4 }} (gun = true for a Gun)", field="sw")
+            pp = w["pp"]
+            if not isinstance(pp, int) or isinstance(pp, bool) or pp < 0:
+                raise InputError(f"{where}: sw[{j}].pp must be a whole number of PP, got {pp!r}", field="sw")
+            weapons.append(Weapon(_str(w["name"], where, "sw name"), pp, _bool(w.get("gun", False), where, "gun")))
+        unit = Unit(uid, type_, kind, h, board.label(h), enemy, marks, can_move, known, dd, squad, tuple(weapons))
+        units.append(unit)
+        item: dict[str, Any] = {"id": uid, "type": type_, "kind": kind, "hex": unit.at}
+        if enemy:
+            item["enemy"] = True
+        if marks:
+            item["markers"] = sorted(marks)
+        if not can_move:
+            item["can_move"] = False
+        if known != known_default:
+            item["known"] = known
+        if dd is not None:
+            item["dare_death"] = dd
+        if squad != uid:
+            item["squad"] = squad
+        if weapons:
+            item["sw"] = [{"name": w.name, "pp": w.pp, **({"gun": True} if w.gun else {})} for w in weapons]
+        raw_units.append(item)
+    raw["unit"] = raw_units
+    los, raw["los"] = _pairs(board, doc.get("los", []), "los")
+    no_los, raw["no_los"] = _pairs(board, doc.get("no_los", []), "no_los")
+    both = los & no_los
+    if both:
+        shown = "-".join(sorted(board.label(h) for h in next(iter(both))))
+        raise InputError(f"position: {shown} is listed under both los and no_los", field="los")
+    mf: dict[tuple[Hex, Hex], int] = {}
+    raw_mf = []
+    mf_specs = doc.get("mf", [])
+    if not isinstance(mf_specs, list):
+        raise InputError("position: mf must be a list like [{ from = \"Z0\", to = \"X2\", mf = 3 }]", field="mf")
+    for i, spec in enumerate(mf_specs):
+        where = f"position: mf[{i}]"
+        if not isinstance(spec, Mapping) or set(spec) != {"from", "to", "mf"}:
+            raise InputError(f"{where}: must be {{ from = \"Z0\", to = \"X2\", mf = 3 }}", field="mf")
+        a, b = _hex(board, spec["from"], where, "from"), _hex(board, spec["to"], where, "to")
+        mf[(a, b)] = _mf(spec["mf"], where, "mf")
+        raw_mf.append({"from": board.label(a), "to": board.label(b), "mf": format_mp(mf[(a, b)], unit=False)})
+    raw["mf"] = sorted(raw_mf, key=lambda m: (m["from"], m["to"]))
+    costs: dict[Hex, int] = {}
+    default = None
+    cost_spec = doc.get("entry_cost", {})
+    if not isinstance(cost_spec, Mapping):
+        raise InputError("position: entry_cost must be a table of hex = MF", field="entry_cost")
+    raw_costs: dict[str, str] = {}
+    for key, value in cost_spec.items():
+        if key == "default":
+            default = _mf(value, "position: entry_cost", "default")
+            raw_costs["default"] = format_mp(default, unit=False)
+            continue
+        h = _hex(board, key, "position: entry_cost", "entry_cost")
+        costs[h] = _mf(value, "position: entry_cost", key)
+        raw_costs[board.label(h)] = format_mp(costs[h], unit=False)
+    raw["entry_cost"] = raw_costs
+    return Position(board, nationality.id, phase, tuple(units), los, no_los, mf, costs, default, raw)
+
+
+def unit_ids(value: Any, where: str, name: str = "units") -> tuple[str, ...]:
+    """A list of unit ids from an order or declaration."""
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
+        raise InputError(f"{where}: {name} must be a list of unit ids like [\"A\", \"B\"]", field=name)
+    if len(set(value)) != len(value):
+        raise InputError(f"{where}: {name} names a unit twice", field=name)
+    return tuple(value)
+
+
+def labels(position: Position, hexes: Iterable[Hex]) -> str:
+    return " ".join(position.label(h) for h in hexes)

@@ -1,0 +1,451 @@
+"""Turn files out of mail: ``.pbem`` files, ``.eml`` messages, mbox files,
+Maildir folders and pasted text -- and importing them into a game directory.
+
+Mail does things to text.  A turn file may arrive as an attachment (base64,
+quoted-printable or plain 7bit), pasted in the body (plain or HTML), inside a
+forwarded message, quoted in a reply (``> `` prefixes, CRLF line ends), or
+several times in one mailbox (the original, the reply that quotes it, the
+copy in the sent folder).  This module finds every armoured block in all of
+them, with the standard library's :mod:`email` and :mod:`mailbox`; the
+armour itself is read by :class:`~pbem.protocol.message.SignedMessage`, which
+verifies nothing yet -- :func:`pbem.match.session.receive` does that on import.
+
+:func:`import_sources` is ``pbem receive`` for a whole mailbox: every message
+of *this* game, in order, each verified and imported by
+:func:`pbem.match.session.receive`; a message already held is skipped (not an
+error, as it is for a single file); messages of other games are reported and
+left alone; a message that cannot be imported yet (a gap in the sequence)
+waits for the next run.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import html
+import mailbox
+import re
+import tempfile
+from dataclasses import dataclass, field
+from email.message import Message
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from pbem.errors import InputError, PbemError
+from pbem.protocol.message import BEGIN, END, SUMMARY_HEAD, SignedMessage
+
+STDIN = "-"
+_QUOTE = re.compile(r"^(?:[ \t]*>[ \t]?)+")
+_HEADER = re.compile(rb"^[!-9;-~]+:")  # an RFC 5322 field name, then a colon
+_MAIL_FIELDS = (
+    b"from:", b"to:", b"subject:", b"date:", b"mime-version:", b"content-type:", b"received:",
+    b"return-path:", b"message-id:", b"delivered-to:", b"x-", b"reply-to:", b"cc:",
+)
+_SKIP_TYPES = ("image/", "audio/", "video/", "font/", "model/")
+_BLOCK_TAGS = re.compile(r"<\s*(br|/p|/div|/pre|/li|/tr|/h[1-6]|/blockquote)\b[^>]*>", re.IGNORECASE)
+_TAG = re.compile(r"<[^>]*>", re.DOTALL)
+_SCRIPT = re.compile(r"<(script|style)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+
+Progress = Callable[[int, int, str], Any]
+
+
+# --------------------------------------------------------------------------- what was found
+
+
+@dataclass(frozen=True)
+class Found:
+    """One armoured message found in a source: where, what, and its
+    unsigned summary lines (kept in the imported file for the reader)."""
+
+    origin: str
+    message: SignedMessage
+    summary: str = ""
+
+    @property
+    def label(self) -> str:
+        try:
+            return f"message {self.message.seq:04d} by {self.message.side}"
+        except PbemError:
+            return "a message with an unreadable body"
+
+
+@dataclass
+class Scan:
+    """Everything found in some sources: messages, and blocks that could not be read."""
+
+    found: list[Found] = field(default_factory=list)
+    unreadable: list[tuple[str, str]] = field(default_factory=list)  # (origin, why)
+    sources: list[str] = field(default_factory=list)
+
+    def extend(self, other: "Scan") -> None:
+        self.found += other.found
+        self.unreadable += other.unreadable
+        self.sources += other.sources
+
+
+# --------------------------------------------------------------------------- armour in text
+
+
+def _clean(line: str) -> str:
+    return _QUOTE.sub("", line).strip()
+
+
+def blocks_in_text(text: str | bytes, origin: str) -> Scan:
+    """Every armoured block in ``text``, quoted or not; a broken block is
+    reported in ``unreadable`` and does not hide the others."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    lines = [_clean(line) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    scan = Scan()
+    i = 0
+    count = 0
+    while i < len(lines):
+        if lines[i] != BEGIN:
+            i += 1
+            continue
+        count += 1
+        j = i + 1
+        while j < len(lines) and lines[j] not in (END, BEGIN):
+            j += 1
+        where = origin if count == 1 and BEGIN not in lines[j:] else f"{origin}, block {count}"
+        if j >= len(lines) or lines[j] == BEGIN:
+            scan.unreadable.append((where, f"armour truncated: no '{END}' line"))
+            i = j
+            continue
+        block = "\n".join(lines[i : j + 1])
+        try:
+            msg = SignedMessage.from_text(block, source=where)
+            msg.seq, msg.game, msg.side  # noqa: B018 - the body must be readable to be sorted
+        except PbemError as err:
+            scan.unreadable.append((where, str(err)))
+        else:
+            scan.found.append(Found(where, msg, _summary_above(lines, i)))
+        i = j + 1
+    return scan
+
+
+def _summary_above(lines: Sequence[str], begin: int) -> str:
+    """The ``| `` summary lines just above a BEGIN line (they are not signed)."""
+    kept: list[str] = []
+    k = begin - 1
+    while k >= 0 and (lines[k].startswith("|") or lines[k] == SUMMARY_HEAD or not lines[k]):
+        if lines[k] == SUMMARY_HEAD:
+            break
+        if lines[k]:  # blank lines: an HTML body's <br> and newline both made one
+            kept.append(lines[k][2:] if lines[k].startswith("| ") else lines[k][1:])
+        k -= 1
+    return "\n".join(reversed(kept))
+
+
+# --------------------------------------------------------------------------- mail
+
+
+def looks_like_mail(data: bytes) -> bool:
+    """True if ``data`` starts with RFC 5322 header fields (an .eml, or a
+    message piped from a mail client)."""
+    head = data.lstrip(b"\r\n")[:4096]
+    first = head.split(b"\n", 1)[0]
+    if not _HEADER.match(first):
+        return False
+    fields = [line.lower() for line in head.split(b"\n") if _HEADER.match(line)]
+    return any(f.startswith(_MAIL_FIELDS) for f in fields)
+
+
+def looks_like_mbox(data: bytes) -> bool:
+    return data.startswith(b"From ")
+
+
+def html_to_text(markup: str) -> str:
+    """Enough of an HTML body's text to find an armoured block pasted in it."""
+    markup = _SCRIPT.sub("", markup)
+    markup = _BLOCK_TAGS.sub("\n", markup)
+    return html.unescape(_TAG.sub("", markup)).replace("\xa0", " ")
+
+
+def _describe(msg: Message) -> str:
+    subject = str(msg.get("subject", "") or "").strip()
+    sender = str(msg.get("from", "") or "").strip()
+    bits = [f'"{subject[:60]}"' if subject else "", f"from {sender[:60]}" if sender else ""]
+    return " ".join(b for b in bits if b)
+
+
+def _part_text(part: Message) -> str | None:
+    try:
+        payload = part.get_payload(decode=True)
+    except Exception:  # noqa: BLE001 - a broken transfer encoding: try the raw text
+        payload = None
+    if payload is None:
+        raw = part.get_payload()
+        if not isinstance(raw, str):
+            return None
+        payload = raw.encode("utf-8", errors="replace")
+    charset = part.get_content_charset() or "utf-8"
+    try:
+        text = payload.decode(charset, errors="replace")
+    except LookupError:
+        text = payload.decode("utf-8", errors="replace")
+    if part.get_content_type() == "text/html":
+        text = html_to_text(text)
+    return text
+
+
+def blocks_in_mail(data: bytes | Message, origin: str) -> Scan:
+    """Every armoured block in one email: each text part and attachment,
+    decoded from its transfer encoding (base64, quoted-printable, 7bit,
+    8bit), forwarded messages included."""
+    msg = data if isinstance(data, Message) else email.message_from_bytes(data, policy=email.policy.default)
+    described = _describe(msg)
+    base = f"{origin} ({described})" if described else origin
+    scan = Scan()
+    seen: set[bytes] = set()
+    for number, part in enumerate(msg.walk()):
+        if part.is_multipart():
+            continue
+        if part.get_content_type().startswith(_SKIP_TYPES):
+            continue
+        text = _part_text(part)
+        if not text or BEGIN not in text:
+            continue
+        name = part.get_filename()
+        where = f"{base}, attachment {name}" if name else f"{base}, part {number}" if number else base
+        found = blocks_in_text(text, where)
+        for item in found.found:
+            if item.message.body_bytes not in seen:  # the same block in text/plain and text/html
+                seen.add(item.message.body_bytes)
+                scan.found.append(item)
+        scan.unreadable += found.unreadable
+    if not scan.found and not scan.unreadable:  # a mail client's odd structure: read it raw
+        raw = data if isinstance(data, bytes) else msg.as_bytes()
+        scan = blocks_in_text(raw, base)
+    return scan
+
+
+def _mailbox_messages(box: mailbox.Mailbox, keys: Iterable[str]) -> Iterator[tuple[int, bytes]]:
+    for number, key in enumerate(keys, 1):
+        yield number, box.get_bytes(key)
+
+
+def blocks_in_mbox(path: Path) -> Scan:
+    """Every armoured block in every message of an mbox file, in file order."""
+    box = mailbox.mbox(str(path), create=False)
+    scan = Scan()
+    try:
+        for number, data in _mailbox_messages(box, box.keys()):
+            scan.extend(blocks_in_mail(data, f"{path.name} #{number}"))
+    finally:
+        box.close()
+    return scan
+
+
+def is_maildir(path: Path) -> bool:
+    return path.is_dir() and (path / "cur").is_dir() and (path / "new").is_dir()
+
+
+def blocks_in_maildir(path: Path) -> Scan:
+    """Every armoured block in a Maildir folder (``new`` and ``cur``), in
+    delivery order (Maildir names start with the delivery time)."""
+    box = mailbox.Maildir(str(path), factory=None, create=False)
+    scan = Scan()
+    keys = sorted(box.keys(), key=lambda k: (_delivery_time(k), k))
+    for number, data in _mailbox_messages(box, keys):
+        scan.extend(blocks_in_mail(data, f"{path.name} #{number}"))
+    return scan
+
+
+def _delivery_time(key: str) -> float:
+    head = key.split(".", 1)[0]
+    try:
+        return float(head)
+    except ValueError:
+        return float("inf")
+
+
+# --------------------------------------------------------------------------- sources
+
+
+def scan_bytes(data: bytes, origin: str) -> Scan:
+    """Text of unknown kind (a file, standard input): mbox, email or plain text."""
+    if looks_like_mbox(data):
+        with tempfile.NamedTemporaryFile(suffix=".mbox") as handle:
+            handle.write(data)
+            handle.flush()
+            scan = blocks_in_mbox(Path(handle.name))
+        for i, item in enumerate(scan.found):  # name the source, not the temporary file
+            scan.found[i] = Found(item.origin.replace(Path(handle.name).name, origin, 1), item.message, item.summary)
+        scan.unreadable = [(o.replace(Path(handle.name).name, origin, 1), why) for o, why in scan.unreadable]
+        return scan
+    if looks_like_mail(data):
+        return blocks_in_mail(data, origin)
+    return blocks_in_text(data, origin)
+
+
+def scan_source(source: str | Path, *, stdin: bytes | None = None) -> Scan:
+    """Every armoured block in one source: ``-`` (standard input, given as
+    ``stdin``), a Maildir folder, an mbox file, an ``.eml`` or any text file."""
+    if str(source) == STDIN:
+        if stdin is None:
+            raise InputError("'-' reads standard input, but no input was given")
+        scan = scan_bytes(stdin, "standard input")
+        scan.sources.append("standard input")
+        return scan
+    path = Path(source)
+    if path.is_dir():
+        if not is_maildir(path):
+            raise InputError(f"{path}: a directory is read as a Maildir folder, but it has no cur/ and new/")
+        scan = blocks_in_maildir(path)
+    else:
+        try:
+            data = path.read_bytes()
+        except OSError as err:
+            raise InputError(f"cannot read {path}: {err.strerror}") from err
+        if path.suffix.lower() == ".eml" and not looks_like_mbox(data):
+            scan = blocks_in_mail(data, path.name)
+        elif looks_like_mbox(data):
+            scan = blocks_in_mbox(path)
+        else:
+            scan = scan_bytes(data, path.name)
+    scan.sources.append(str(path))
+    return scan
+
+
+def scan_sources(sources: Iterable[str | Path], *, stdin: bytes | None = None) -> Scan:
+    scan = Scan()
+    for source in sources:
+        scan.extend(scan_source(source, stdin=stdin))
+    return scan
+
+
+def messages_in(sources: Iterable[str | Path], *, stdin: bytes | None = None) -> list[tuple[Path, SignedMessage]]:
+    """``(source, message)`` for every readable message in ``sources`` -- a
+    drop-in for :func:`pbem.match.session.read_messages` that also reads
+    mail.  Raises if a source holds no readable message at all."""
+    found: list[tuple[Path, SignedMessage]] = []
+    for source in sources:
+        scan = scan_source(source, stdin=stdin)
+        if not scan.found:
+            _nothing_in(scan, str(source))
+        found += [(Path(str(source)), item.message) for item in scan.found]
+    return found
+
+
+def _nothing_in(scan: Scan, what: str) -> None:
+    from pbem.errors import IntegrityError
+
+    if scan.unreadable:
+        origin, why = scan.unreadable[0]
+        raise IntegrityError(f"{origin}: {why}")
+    raise InputError(f"{what}: no pbem message found (no '{BEGIN}' block in any part)")
+
+
+# --------------------------------------------------------------------------- importing
+
+
+@dataclass
+class ImportReport:
+    """What :func:`import_sources` did."""
+
+    imported: list[Path] = field(default_factory=list)
+    already: list[Found] = field(default_factory=list)  # held already: skipped
+    other_games: list[Found] = field(default_factory=list)  # left alone
+    waiting: list[Found] = field(default_factory=list)  # a gap before them
+    own_missing: Found | None = None  # my own next message, which receive does not import
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
+    match: Any = None  # the game after the import (pbem.match.session.Match)
+    first_new: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        def item(f: Found) -> dict[str, Any]:
+            return {"origin": f.origin, "game": f.message.game, "seq": f.message.seq, "side": f.message.side}
+
+        return {
+            "imported": [str(p) for p in self.imported],
+            "already_imported": [item(f) for f in self.already],
+            "other_games": [item(f) for f in self.other_games],
+            "waiting": [item(f) for f in self.waiting],
+            "own_missing": item(self.own_missing) if self.own_missing else None,
+            "unreadable": [{"origin": o, "error": why} for o, why in self.unreadable],
+        }
+
+
+def import_sources(
+    directory: str | Path,
+    sources: Iterable[str | Path],
+    identity: Any,
+    *,
+    stdin: bytes | None = None,
+    progress: Progress | None = None,
+) -> ImportReport:
+    """Verify and import every message of this game found in ``sources``, in
+    order (see the module docstring).  Each import is
+    :func:`pbem.match.session.receive` of one message: verified against all
+    that precedes it and written atomically; an import that fails raises,
+    keeping those before it."""
+    from pbem.match import session
+
+    sources = list(sources)
+    scan = scan_sources(sources, stdin=stdin)
+    if not scan.found:
+        _nothing_in(scan, ", ".join(str(s) for s in sources))
+    match = session.load(directory, identity)
+    game_id = match.transcript.game
+    report = ImportReport(unreadable=list(scan.unreadable), match=match)
+    ours: list[Found] = []
+    copies: set[bytes] = set()
+    for item in scan.found:
+        if item.message.game != game_id:
+            report.other_games.append(item)
+        elif item.message.body_bytes not in copies:
+            copies.add(item.message.body_bytes)
+            ours.append(item)
+    ours.sort(key=lambda f: f.message.seq)
+    held = match.transcript.messages
+    todo = []
+    for item in ours:
+        seq = item.message.seq
+        if seq < len(held) and held[seq].body_bytes == item.message.body_bytes:
+            report.already.append(item)
+        else:
+            todo.append(item)
+    with tempfile.TemporaryDirectory(prefix="pbem-import-") as tmp:
+        for done, item in enumerate(todo):
+            length = len(match.transcript)
+            if item.message.seq > length:
+                report.waiting = todo[done:]
+                break
+            if item.message.seq == length and item.message.side == match.player.side:
+                # receive imports the opponent's messages only: a copy of my own
+                # (a sent folder) cannot stand in for the file I wrote
+                report.own_missing = item
+                report.waiting = todo[done + 1 :]
+                break
+            if progress:
+                progress(done, len(todo), item.label)
+            path = Path(tmp) / f"{done:04d}-{item.message.seq:04d}.pbem"
+            path.write_text(item.message.armored(item.summary), encoding="utf-8")
+            result = session.receive(directory, [path], identity)
+            report.imported += result.imported
+            if report.first_new is None:
+                report.first_new = item.message.seq
+            match = result.match
+        if progress:
+            progress(len(todo) - len(report.waiting), len(todo), "done")
+    report.match = match
+    return report
+
+
+__all__ = [
+    "Found",
+    "ImportReport",
+    "STDIN",
+    "Scan",
+    "blocks_in_mail",
+    "blocks_in_maildir",
+    "blocks_in_mbox",
+    "blocks_in_text",
+    "import_sources",
+    "is_maildir",
+    "looks_like_mail",
+    "messages_in",
+    "scan_source",
+    "scan_sources",
+]

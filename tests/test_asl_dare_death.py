@@ -1,0 +1,197 @@
+"""Dare-Death designations (8.5.2): the quota, one sealed slot per eligible
+squad, the count checked at designation (check_seals) and at audit, the
+reveal a Berserk order makes due, and what each side may see."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.engine.machine import MessageEnd, Opened, Ordered, RevealDue, Sealed
+from pbem.errors import HiddenInfoError, IllegalOrderError, InputError
+from pbem.games.asl import GAME, dare_death
+from pbem.match.replay import apply_message
+
+ROSTER = {"A": "3-3-7", "B": "3-3-7", "C": "3-3-7", "D": "3-3-7", "E": "4-4-7", "F": "3-3-7", "G": "3-3-7",
+          "H": "3-3-7", "I": "3-3-6", "K": "3-3-6", "M": "4-4-7", "L": "5-3-7", "N": "5-3-7"}
+CHINESE = GAME.data.nationality("chinese")
+
+
+def setup_orders(chosen=("A", "C"), roster=ROSTER, nationality="chinese"):
+    return {"order": [{"type": "setup", "nationality": nationality, "squads": dict(roster), "dare_death": list(chosen)}]}
+
+
+def message(state, side, seq, parsed, reveals=()):
+    """Apply one message's actions as the match layer does (seals, reveals, orders, end)."""
+    actions = [Sealed(side, slot, seq) for slot in sorted(parsed.seals)]
+    actions += [Opened(side, slot, value, seq) for slot, value in reveals]
+    actions += [Ordered(side, seq, i, dict(o)) for i, o in enumerate(parsed.public)]
+    actions.append(MessageEnd(side, seq))
+    state, _ = apply_message(GAME, state, actions, seq, side)
+    return state
+
+
+def set_up(chosen=("A", "C")):
+    parsed = GAME.parse_orders(setup_orders(chosen), "allied")
+    state = message(GAME.initial_state({}), "axis", 0, GAME.parse_orders({}, "axis"))
+    return message(state, "allied", 1, parsed), parsed
+
+
+@pytest.mark.parametrize("eligible, expected", [(0, 0), (1, 1), (9, 1), (10, 1), (11, 2), (31, 4), (40, 4), (41, 5)])
+def test_8_5_2_quota_is_10_percent_rounded_up(eligible, expected):
+    assert dare_death.quota(eligible) == expected
+
+
+def test_8_5_2_only_non_5_3_7_squads_are_eligible():
+    assert dare_death.eligible(CHINESE, ROSTER) == ["A", "B", "C", "D", "E", "F", "G", "H", "I", "K", "M"]
+    assert dare_death.eligible(CHINESE, {"X": "1-2-7", "Y": "8-0", "Z": "5²-3-7"}) == []
+
+
+def test_8_5_2_sealed_values_have_equal_length():
+    assert len(dare_death.sealed_value(True)) == len(dare_death.sealed_value(False)) == dare_death.WIDTH
+    assert dare_death.read_value(dare_death.sealed_value(True)) is True
+    assert dare_death.read_value(dare_death.sealed_value(False)) is False
+    for bad in ("regular", "Dare-Death", "yes", ""):
+        with pytest.raises(InputError):
+            dare_death.read_value(bad)
+
+
+def test_8_5_2_setup_seals_one_slot_per_eligible_squad():
+    parsed = GAME.parse_orders(setup_orders(), "allied")
+    assert sorted(parsed.seals) == [f"dd-{s}" for s in "ABCDEFGHIKM"]
+    assert {s for s, v in parsed.seals.items() if v.strip() == "dare-death"} == {"dd-A", "dd-C"}
+    assert parsed.public == ({"type": "setup", "nationality": "chinese", "squads": ROSTER},)
+    assert "dare_death" not in str(parsed.public)
+
+
+@pytest.mark.parametrize("orders, error, text", [
+    (setup_orders(("A", "Q")), InputError, "'Q', which is not among the squads declared"),
+    (setup_orders(("A", "L")), IllegalOrderError, "8.5.2: L is a 5-3-7: only non-5-3-7 squads"),
+    (setup_orders(("A",), {"A": "4-4-8"}), InputError, "not a Chinese squad"),
+    (setup_orders(("A",), {"A": "3-3-7"}, "japanese"), IllegalOrderError, "a Japanese side designates none"),
+    (setup_orders(("A", "A")), InputError, "names a squad twice"),
+])
+def test_8_5_2_setup_errors(orders, error, text):
+    with pytest.raises(error, match=text):
+        GAME.parse_orders(orders, "allied")
+
+
+@pytest.mark.parametrize("chosen, ok", [(("A", "C"), True), ((), True), (("A",), False), (("A", "C", "D"), False)])
+def test_8_5_2_count_checked_at_designation(chosen, ok):
+    parsed = GAME.parse_orders(setup_orders(chosen), "allied")
+    problems = GAME.check_seals(GAME.initial_state({}), "allied", parsed.seals)
+    if ok:
+        assert problems == []
+    else:
+        assert problems == [f"8.5.2: {len(chosen)} Dare-Death Squads designated among 11 eligible (non-5-3-7) squads; "
+                            f"10% rounded up is 2 (or none, if the rule is not used)"]
+
+
+def test_8_5_2_count_checked_at_audit():
+    state, parsed = set_up()
+    assert GAME.audit(state, {"allied": dict(parsed.seals), "axis": {}}) == []
+    three = {**parsed.seals, "dd-D": dare_death.sealed_value(True)}
+    assert GAME.audit(state, {"allied": three, "axis": {}}) == [
+        "allied: 8.5.2: 3 Dare-Death Squads designated among 11 eligible (non-5-3-7) squads; "
+        "10% rounded up is 2 (or none, if the rule is not used)"]
+    missing = {k: v for k, v in parsed.seals.items() if k != "dd-M"}
+    assert "allied: 8.5.2: no sealed designation for dd-M" in GAME.audit(state, {"allied": missing, "axis": {}})
+    garbled = {**parsed.seals, "dd-B": "yes"}
+    assert any("is not a Dare-Death designation" in p for p in GAME.audit(state, {"allied": garbled}))
+
+
+def test_8_5_2_every_eligible_squad_needs_its_slot_in_the_setup_message():
+    parsed = GAME.parse_orders(setup_orders(), "allied")
+    short = type(parsed)(public=parsed.public, seals={k: v for k, v in parsed.seals.items() if k != "dd-M"})
+    state = message(GAME.initial_state({}), "axis", 0, GAME.parse_orders({}, "axis"))
+    with pytest.raises(IllegalOrderError, match="8.5.2: one designation must be sealed per eligible squad: no designation sealed for dd-M"):
+        message(state, "allied", 1, short)
+
+
+def test_8_5_2_designations_only_during_setup():
+    state, _ = set_up()
+    state = message(state, "axis", 2, GAME.parse_orders({}, "axis"))
+    late = type(GAME.parse_orders({}, "allied"))(seals={"dd-Z": dare_death.sealed_value(True)})
+    with pytest.raises(IllegalOrderError, match='8.5.2: Dare-Death designations are sealed only with the setup'):
+        message(state, "allied", 3, late)
+    with pytest.raises(InputError, match="hold Dare-Death designations"):
+        GAME.parse_orders({"order": [{"type": "seal", "slot": "dd-Z", "text": "dare-death"}]}, "allied")
+
+
+BERSERK = {
+    "position": {
+        "los": [["Z0", "X2"]],
+        "unit": [
+            {"id": "A", "type": "3-3-7", "hex": "Z0"},
+            {"id": "B", "type": "3-3-7", "hex": "Z0"},
+            {"id": "L", "type": "5-3-7", "hex": "Z0"},
+            {"id": "8-0", "type": "8-0", "hex": "Z0"},
+            {"id": "J", "type": "4-4-8", "hex": "X2", "enemy": True},
+        ],
+        "mf": [{"from": "Z0", "to": "X2", "mf": 3}],
+    },
+}
+
+
+def berserk_orders(unit: str) -> dict:
+    return {**BERSERK, "order": [{"type": "berserk", "units": [unit], "target": "J"}]}
+
+
+def test_8_5_2_going_berserk_makes_the_designation_due():
+    state, parsed = set_up()
+    state = message(state, "axis", 2, GAME.parse_orders({}, "axis"))
+    orders = GAME.parse_orders(berserk_orders("A"), "allied")
+    after, _ = GAME.apply(state, Ordered("allied", 3, 0, dict(orders.public[0])))
+    assert GAME.awaiting(after) == (RevealDue("allied", "dd-A", "8.5.2"),)
+    with pytest.raises(HiddenInfoError, match="allied owed the reveal of dd-A"):
+        message(state, "allied", 3, orders)
+    done = message(state, "allied", 3, orders, reveals=[("dd-A", parsed.seals["dd-A"])])
+    assert [d.units for d in done.declared] == [("A",)]
+
+
+def test_8_5_2_a_regular_squad_revealed_cannot_go_berserk():
+    state, parsed = set_up()
+    state = message(state, "axis", 2, GAME.parse_orders({}, "axis"))
+    orders = GAME.parse_orders(berserk_orders("B"), "allied")
+    with pytest.raises(IllegalOrderError, match="8.5.2: B is not a Dare-Death Squad"):
+        message(state, "allied", 3, orders, reveals=[("dd-B", parsed.seals["dd-B"])])
+
+
+def test_8_5_2_a_5_3_7_never_goes_berserk_and_owes_no_reveal():
+    state, _ = set_up()
+    orders = GAME.parse_orders(berserk_orders("L"), "allied")
+    with pytest.raises(IllegalOrderError, match="L is not a Dare-Death Squad"):
+        GAME.apply(state, Ordered("allied", 3, 0, dict(orders.public[0])))
+
+
+def test_8_5_2_berserk_needs_a_declared_squad_and_the_setup():
+    state, _ = set_up()
+    orders = GAME.parse_orders(berserk_orders("A"), "allied")
+    order = dict(orders.public[0])
+    order["position"] = {**order["position"], "unit": [dict(u, squad="Q") if u["id"] == "A" else u for u in order["position"]["unit"]]}
+    with pytest.raises(IllegalOrderError, match="squad 'Q' was not declared at setup"):
+        GAME.apply(state, Ordered("allied", 3, 0, order))
+    with pytest.raises(IllegalOrderError, match="asl.setup: allied must set up"):
+        GAME.apply(GAME.initial_state({}), Ordered("allied", 1, 0, dict(orders.public[0])))
+    with pytest.raises(InputError, match="dare_death is not part of a position in a game"):
+        GAME.parse_orders({**berserk_orders("A"), "position": {**BERSERK["position"], "unit": [
+            dict(u, dare_death=True) for u in BERSERK["position"]["unit"]]}}, "allied")
+
+
+def test_8_5_2_malformed_reveal_is_refused():
+    state, _ = set_up()
+    with pytest.raises(IllegalOrderError, match="8.5.2: the designation of A: 'yes' is not a Dare-Death designation"):
+        GAME.apply(state, Opened("allied", "dd-A", "yes", 2))
+
+
+def test_views_designations_for_each_side_and_a_spectator():
+    state, parsed = set_up()
+    secrets = dict(parsed.seals)
+    own = GAME.view(state, "allied", secrets)["sides"]["allied"]["squads"]
+    assert [s["id"] for s in own if s.get("dare_death") is True] == ["A", "C"]
+    for who in ("axis", None):
+        seen = GAME.view(state, who, secrets if who else None)["sides"]["allied"]["squads"]
+        assert {s.get("dare_death") for s in seen if s["eligible"]} == {"sealed"}
+        assert "dare-death" not in str(GAME.view(state, who))
+    state, _ = GAME.apply(state, Opened("allied", "dd-C", parsed.seals["dd-C"], 4))
+    seen = {s["id"]: s for s in GAME.view(state, None)["sides"]["allied"]["squads"]}
+    assert seen["C"]["dare_death"] is True and seen["C"]["revealed_in"] == 4 and seen["A"]["dare_death"] == "sealed"

@@ -1,0 +1,205 @@
+"""pbem import: turn files out of .eml messages (attached or pasted, quoted or
+not, any transfer encoding), mbox files, Maildir folders and standard input."""
+
+from __future__ import annotations
+
+import json
+import mailbox
+from pathlib import Path
+
+import pytest
+from conftest import last_line
+from everyday_support import ROLL, SEAL, copy_of, email_with, play
+
+from pbem import mailbox_io
+from pbem.errors import IntegrityError
+from pbem.protocol.message import SignedMessage
+
+
+def files_of(player) -> list[str]:
+    return sorted(p.name for p in player.game.glob("*.pbem"))
+
+
+@pytest.mark.parametrize(
+    "how", ["attachment-7bit", "attachment-base64", "body-qp", "body-base64", "quoted-reply", "html"]
+)
+def test_an_eml_in_every_shape_mail_gives_it_is_imported(started, tmp_path, how):
+    a, b = started
+    sent = play(a, tmp_path, ROLL)
+    eml = tmp_path / "turn.eml"
+    eml.write_bytes(email_with(sent.read_text(), how))
+    r = b.run("import", b.game, eml)
+    assert r.exit_code == 0, r.output
+    assert f"imported {b.game / '0002-first.pbem'}" in r.output
+    assert "declares 2d6 for 'charge'" in r.output and "your move" in r.output
+    assert (b.game / "0002-first.pbem").read_text() == sent.read_text()  # the unsigned summary kept too
+    assert b.run("verify", b.game).exit_code == 0
+
+
+@pytest.mark.parametrize("how", ["attachment-base64", "body-qp", "body-base64"])
+def test_encoded_mail_needs_decoding_a_raw_read_would_not_find_the_message(started, tmp_path, how):
+    a, _ = started
+    raw = email_with(play(a, tmp_path, ROLL).read_text(), how)
+    try:
+        raw_found = SignedMessage.all_from_text(raw)
+    except IntegrityError:
+        raw_found = []
+    assert not raw_found
+    (found,) = mailbox_io.blocks_in_mail(raw, "turn.eml").found
+    assert found.message.seq == 2 and "attachment turn.pbem" in found.origin or how != "attachment-base64"
+
+
+def test_standard_input_takes_a_pasted_message_or_a_whole_email(started, tmp_path):
+    a, b = started
+    sent = play(a, tmp_path, ROLL)
+    r = b.run("import", b.game, "-", input="> " + sent.read_text().replace("\n", "\r\n> "))
+    assert r.exit_code == 0, r.output
+    assert "imported" in r.output and (b.game / "0002-first.pbem").exists()
+    sent = play(b, tmp_path)
+    eml = email_with(sent.read_text(), "body-qp").decode()
+    r = a.run("import", a.game, "-", input=eml)
+    assert r.exit_code == 0, r.output
+    assert (a.game / "0003-second.pbem").exists()
+
+
+def test_a_single_message_already_held_is_skipped_not_an_error(started, tmp_path):
+    a, b = started
+    sent = play(a, tmp_path, ROLL)
+    assert b.run("import", b.game, sent).exit_code == 0
+    r = b.run("import", b.game, sent, "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["imported"] == [] and [m["seq"] for m in data["already_imported"]] == [2]
+    r = b.run("import", b.game, sent)
+    assert "already imported, skipped: 0002" in r.output and "nothing new" in r.output
+
+
+def test_no_message_at_all_is_an_input_error(started, tmp_path):
+    _, b = started
+    empty = tmp_path / "hello.eml"
+    empty.write_bytes(b"From: ann@example.org\nSubject: hi\n\nJust saying hello.\n")
+    r = b.run("import", b.game, empty)
+    assert r.exit_code == 2 and "no pbem message found" in r.output
+
+
+def _mailbox_game(started, tmp_path):
+    """Bob's game at 0000-0003; the mails of a longer game, as they pile up
+    in a mailbox: Ann's 0002, 0004 and 0006, Bob's own 0003 and 0005 (from a
+    copy of his game on another machine), another game's proposal, copies."""
+    a, b = started
+    a2_ = play(a, tmp_path, ROLL)
+    assert b.run("import", b.game, a2_).exit_code == 0
+    b3 = play(b, tmp_path, SEAL.replace("plan", "bob-plan"))
+    assert a.run("import", a.game, b3).exit_code == 0
+    a4 = play(a, tmp_path, SEAL)
+    bob2 = copy_of(b, tmp_path / "bob-elsewhere")
+    assert bob2.run("import", bob2.game, a4).exit_code == 0
+    b5 = play(bob2, tmp_path, ROLL)
+    ann2 = copy_of(a, tmp_path / "ann-elsewhere")
+    assert ann2.run("import", ann2.game, b5).exit_code == 0
+    a6 = play(ann2, tmp_path, ROLL)
+    r = a.run("new", tmp_path / "other-game", "--game", "dice", "--as", "first", "--opponent", b.pub())
+    other = last_line(r.output)
+    mails = [
+        email_with(a6.read_text(), "attachment-base64", "0006"),
+        email_with(a2_.read_text(), "attachment-7bit", "0002"),
+        email_with(b3.read_text(), "body-qp", "0003 (sent folder)"),
+        email_with(other.read_text(), "attachment-7bit", "a new game"),
+        email_with(a4.read_text(), "quoted-reply", "Re: 0004"),
+        email_with(a2_.read_text(), "quoted-reply", "Re: Re: 0002"),
+    ]
+    return a, b, mails, {"b5": b5, "other": other}
+
+
+def test_an_mbox_imports_this_games_messages_in_order_skipping_copies_leaving_others_alone(started, tmp_path):
+    a, b, mails, extra = _mailbox_game(started, tmp_path)
+    path = tmp_path / "inbox.mbox"
+    box = mailbox.mbox(str(path))
+    for data in mails:
+        box.add(data)
+    box.flush()
+    box.close()
+    r = b.run("import", b.game, path, "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert [Path(p).name for p in data["imported"]] == ["0004-first.pbem"]
+    assert sorted(m["seq"] for m in data["already_imported"]) == [2, 3]
+    (other,) = data["other_games"]
+    assert other["seq"] == 0 and other["game"] != data["match"]["game"] and "a new game" in other["origin"]
+    assert [m["seq"] for m in data["waiting"]] == [6]  # 0005 is missing: it waits
+    assert files_of(b) == ["0000-first.pbem", "0001-second.pbem", "0002-first.pbem", "0003-second.pbem", "0004-first.pbem"]
+    assert not (tmp_path / "bob" / "other-game").exists()
+    r = b.run("import", b.game, path)  # again: nothing new, the same report in words
+    assert r.exit_code == 0, r.output
+    assert "nothing new" in r.output and f"left alone: message(s) 0000 of another game, {other['game'][:12]}..." in r.output
+    assert "waiting: message 0006 by first needs message 0005 first" in r.output
+
+
+def test_a_maildir_folder_is_read_new_and_cur_and_its_own_missing_message_is_reported(started, tmp_path):
+    a, b, mails, extra = _mailbox_game(started, tmp_path)
+    folder = tmp_path / "Maildir"
+    box = mailbox.Maildir(str(folder), create=True)
+    for data in mails:
+        box.add(data)
+    key = box.add(email_with(extra["b5"].read_text(), "attachment-7bit", "0005 (sent)"))
+    message = box.get_message(key)
+    message.set_subdir("cur")  # one already read
+    box[key] = message
+    box.close()
+    r = b.run("import", b.game, folder)
+    assert r.exit_code == 0, r.output
+    assert "imported" in r.output and (b.game / "0004-first.pbem").exists()
+    assert "not imported: message 0005 by second is your own" in r.output
+    assert "waiting: message 0006" in r.output
+    assert not (b.game / "0005-second.pbem").exists()
+
+
+def test_a_broken_block_in_a_mailbox_is_reported_and_the_rest_imported(started, tmp_path):
+    a, b = started
+    sent = play(a, tmp_path, ROLL).read_text()
+    truncated = sent[: len(sent) // 2]
+    path = tmp_path / "inbox.mbox"
+    box = mailbox.mbox(str(path))
+    box.add(email_with(truncated, "attachment-7bit", "cut short"))
+    box.add(email_with(sent, "attachment-7bit", "the real one"))
+    box.close()
+    r = b.run("import", b.game, path)
+    assert r.exit_code == 0, r.output
+    assert "imported" in r.output and "unreadable: inbox.mbox #1" in r.output and "truncated" in r.output
+
+
+def test_a_message_that_fails_verification_stops_the_import_with_exit_1(started, tmp_path):
+    a, b = started
+    text = play(a, tmp_path, ROLL).read_text()
+    lines = text.splitlines()
+    i = lines.index("-----BEGIN PBEM MESSAGE-----") + 2
+    lines[i] = lines[i][:10] + ("A" if lines[i][10] != "A" else "B") + lines[i][11:]
+    bad = tmp_path / "bad.eml"
+    bad.write_bytes(email_with("\n".join(lines) + "\n", "attachment-base64"))
+    r = b.run("import", b.game, bad)
+    assert r.exit_code == 1, r.output
+    assert not (b.game / "0002-first.pbem").exists()
+
+
+def test_the_library_reports_progress_for_each_message(started, tmp_path):
+    from pbem.protocol.keystore import Keystore
+
+    a, b = started
+    sent = play(a, tmp_path, ROLL)
+    seen = []
+    report = mailbox_io.import_sources(
+        b.game, [sent], Keystore(b.home).load(lambda: None), progress=lambda done, total, label: seen.append((done, total, label))
+    )
+    assert [p.name for p in report.imported] == ["0002-first.pbem"]
+    assert seen == [(0, 1, "message 0002 by first"), (1, 1, "done")]
+
+
+def test_messages_in_reads_every_kind_of_source_like_read_messages(started, tmp_path):
+    a, _ = started
+    sent = play(a, tmp_path, ROLL)
+    eml = tmp_path / "x.eml"
+    eml.write_bytes(email_with(sent.read_text(), "body-base64"))
+    ((source, msg),) = mailbox_io.messages_in([eml])
+    assert source == eml and msg.seq == 2
+    ((_, again),) = mailbox_io.messages_in(["-"], stdin=sent.read_bytes())
+    assert again.body_bytes == msg.body_bytes

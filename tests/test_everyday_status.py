@@ -1,0 +1,73 @@
+"""pbem status: every game in the keystore's games folder (or the given
+directories), with opponent, turn and phase, whose move and age."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+
+from conftest import last_line
+from everyday_support import ROLL, ambon_opening, mail, play
+
+from pbem.status import age
+
+
+def test_status_lists_every_game_in_the_games_folder(players, tmp_path):
+    a, b = players
+    games = a.home / "games"
+    r = a.run("new", games / "vs-bob-dice", "--game", "dice", "--as", "first", "--opponent", b.pub())
+    assert r.exit_code == 0, r.output
+    b.game = tmp_path / "bob-dice"
+    r = b.run("join", last_line(r.output), "--dir", b.game)
+    assert a.run("import", games / "vs-bob-dice", last_line(r.output)).exit_code == 0
+    a.game = games / "vs-bob-dice"
+    mail(a, "--message", "0", "--to", "bob@example.org")
+    r = a.run("new", games / "vs-bob-ambon", "--game", "ambon", "--as", "japanese", "--opponent", b.pub())
+    assert r.exit_code == 0
+    (games / "not-a-game").mkdir()
+    (games / "broken").mkdir()
+    shutil.copy(games / "vs-bob-dice" / "0000-first.pbem", games / "broken" / "0001-second.pbem")
+    old = time.time() - 3 * 86400
+    os.utime(games / "vs-bob-ambon" / "0000-japanese.pbem", (old, old))
+    r = a.run("status", "--json")
+    assert r.exit_code == 0, r.output
+    rows = {os.path.basename(row["directory"]): row for row in json.loads(r.output)}
+    assert set(rows) == {"vs-bob-dice", "vs-bob-ambon", "broken"}
+    dice = rows["vs-bob-dice"]
+    assert dice["module"] == "dice" and dice["you"] == "first" and dice["your_move"]
+    assert dice["opponent"]["side"] == "second" and dice["opponent"]["address"] == "bob@example.org"
+    assert dice["opponent"]["fingerprint"].startswith("SHA256:") and dice["next"] == {"seq": 2, "side": "first"}
+    ambon = rows["vs-bob-ambon"]
+    assert ambon["turn"] == 1 and ambon["phase"] == "setup-allied" and not ambon["your_move"]
+    assert ambon["next"]["side"] == "allied" and ambon["last_message_age_seconds"] >= 3 * 86400 - 60
+    assert "holds message 0000" in rows["broken"]["error"]
+    assert [os.path.basename(row["directory"]) for row in json.loads(r.output)][0] == "vs-bob-dice"  # my move first
+    r = a.run("status")
+    assert r.exit_code == 0 and "Your games" in r.output and "does not verify" in r.output and "(3d ago)" in r.output
+
+
+def test_status_of_given_directories_and_of_an_empty_folder(started, tmp_path):
+    a, b = started
+    play(a, tmp_path, ROLL)
+    r = b.run("status", a.game, b.game, "--json")
+    rows = json.loads(r.output)
+    mine = [row for row in rows if row["you"] == "second"]
+    assert len(mine) == 2  # Bob is a player of both copies; his own is a message behind
+    r = a.run("status", PBEM_HOME=str(tmp_path / "nobody"))
+    assert r.exit_code == 0 and "no games in" in r.output
+
+
+def test_status_computes_the_dice_like_receive_when_the_key_is_free(players, tmp_path):
+    j, a = ambon_opening(players, tmp_path)
+    (tmp_path / "reveals.toml").write_text("")
+    r = a.run("play", a.game, "--orders", tmp_path / "reveals.toml")  # the owed reveals are made automatically
+    assert r.exit_code == 0, r.output
+    assert j.run("import", j.game, last_line(r.output)).exit_code == 0
+    (row,) = json.loads(j.run("status", j.game, "--json").output)
+    assert row["phase"] == "japanese-movement" and row["your_move"]  # the landing dice were rolled
+
+
+def test_age_reads_like_a_person_would_say_it():
+    assert [age(s) for s in (5, 95, 7200, 200000, None)] == ["5s", "1m", "2h", "2d", "?"]
