@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterator
 
-from pbem.errors import IntegrityError, UsageError
+from pbem.errors import InputError, IntegrityError, UsageError
 
 FILE_RE = re.compile(r"^(\d{4})-([A-Za-z][A-Za-z0-9_-]*)\.pbem$")
 LOCK_NAME = ".pbem.lock"
@@ -31,6 +31,13 @@ def atomic_create(path: Path, data: bytes, *, mode: int = 0o644) -> None:
     path = Path(path)
     if path.exists():
         raise UsageError(f"{path} already exists; a message file is never overwritten")
+    try:
+        _write_new(path, data, mode)
+    except OSError as err:
+        raise InputError(f"cannot write {path}: {err.strerror or err}") from err
+
+
+def _write_new(path: Path, data: bytes, mode: int) -> None:
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -455,10 +455,20 @@ def collect(paths: Iterable[str | Path]) -> list[SignedMessage]:
     found = read_messages(files)
     first = Transcript()
     for _, msg in found:
-        if msg.seq == 0 and not first.messages:
-            first.add(msg)  # the keys against which an equivocation is proven
+        try:
+            zero = msg.body.get("seq") == 0
+        except IntegrityError:
+            continue  # reported with its file name below
+        if zero and not first.messages:
+            try:
+                first.add(msg)  # the keys against which an equivocation is proven
+            except VerificationError:
+                break
     for path, msg in found:
-        seq = msg.seq
+        try:
+            seq = msg.seq
+        except IntegrityError as err:
+            raise IntegrityError(f"{path.name}: {err}") from err
         if path in named and named[path] != (seq, msg.side):
             raise IntegrityError(f"{path.name} holds message {seq:04d} by {msg.side}: renamed or swapped files")
         if seq in by_seq:

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.errors import AuthenticityError, IntegrityError, HiddenInfoError
+from pbem.errors import AuthenticityError, HiddenInfoError, IdentityError, IntegrityError
 from pbem.protocol import sealed
 from pbem.protocol.chain import HashChain, chain_seed, check_link
 from pbem.protocol.keys import PublicKey
@@ -113,7 +113,14 @@ class Transcript:
                 )
         if len(self.secrets) == len(self.sides) and self.sides:
             raise IntegrityError(f"{_name(m)}: the game was closed by message {m - 1:04d}; nothing may follow it")
-        body = msg.body  # step 1: canonical JSON (raises IntegrityError)
+        try:
+            body = msg.body  # step 1: canonical JSON
+        except IntegrityError as err:
+            raise IntegrityError(f"{_name(m)}: {err}") from err
+        if m == 0 and body.get("seq") != 0 and isinstance(body.get("seq"), int):
+            raise IntegrityError(
+                f"message {body['seq']:04d} arrives where message 0000 is expected: the game's first message is missing"
+            )
         if msg.field("pbem", int) != FORMAT_VERSION:
             raise IntegrityError(f"{_name(m)}: unsupported format version {body.get('pbem')!r}")
         missing = sorted(BODY_FIELDS - set(body))
@@ -203,7 +210,10 @@ class Transcript:
         for side, line in setup["keys"].items():
             if not isinstance(line, str):
                 raise IntegrityError(f"message 0000: key of side {side!r} is not a string")
-            keys[side] = PublicKey.from_openssh(line)
+            try:
+                keys[side] = PublicKey.from_openssh(line)
+            except IdentityError as err:
+                raise IntegrityError(f"message 0000: the key of side {side!r} is damaged: {err}") from err
         if len({k.fingerprint for k in keys.values()}) != 2:
             raise IntegrityError("message 0000: both sides name the same key")
         self.keys = keys

@@ -39,7 +39,7 @@ from pbem.engine.machine import (
     replace,
 )
 from pbem.engine.paths import format_mp, validate_path
-from pbem.errors import InputError
+from pbem.errors import IllegalOrderError, InputError
 from pbem.games.ambon import battle, bombardment, landing, movement, recovery, setup, supply, victory
 from pbem.games.ambon.data import AmbonData
 from pbem.games.ambon.state import (
@@ -161,37 +161,71 @@ class AmbonGame:
         unknown = sorted(set(doc) - known)
         if unknown:
             raise InputError(f"scenario: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})", field=unknown[0])
-        state = self.initial_state({"rules": list(doc.get("options", []))})
+
+        def table(key: str) -> Mapping[str, Any]:
+            value = doc.get(key, {})
+            if not isinstance(value, Mapping) or not all(isinstance(v, (str, int)) for v in value.values()):
+                raise InputError(f"scenario: [{key}] must be a table of names to strings", field=key)
+            return value
+
+        def names(key: str) -> list[str]:
+            value = doc.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise InputError(f"scenario: {key} must be a list of strings", field=key)
+            return value
+
+        def number(key: str, value: Any) -> int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InputError(f"scenario: {key} = {value!r} must be a whole number", field=key)
+            return value
+
+        options = names("options")
+        state = self.initial_state({"rules": options})
         phase = doc.get("phase", J_MOVEMENT)
         if phase not in PHASES:
             raise InputError(f"scenario: phase {phase!r} is not one of {', '.join(PHASES)}", field="phase")
         pieces = {p.id: replace(p, where="") for p in state.pieces}
-        for table, concealed in (("positions", False), ("concealed", True)):
-            for pid, where in doc.get(table, {}).items():
-                if pid not in pieces or pieces[pid].concealed != concealed:
-                    raise InputError(f"scenario: [{table}] {pid!r} is not a {'concealed piece' if concealed else 'unit'}", field=table)
+
+        def piece(key: str, pid: str, concealed: bool | None = None) -> Piece:
+            if pid not in pieces or (concealed is not None and pieces[pid].concealed != concealed):
+                what = "a concealed piece (X1-X8)" if concealed else "a unit of this game"
+                raise InputError(f"scenario: [{key}] {pid!r} is not {what}", field=key)
+            return pieces[pid]
+
+        for key, concealed in (("positions", False), ("concealed", True)):
+            for pid, where in table(key).items():
+                if not isinstance(where, str):
+                    raise InputError(f"scenario: [{key}] {pid} = {where!r}: give a hex or box as a string", field=key)
                 if where[:1].isdigit():
                     self.map.hex(where)
                 elif where not in self.map.boxes and where not in (ELIMINATED, OFF_MAP):
-                    raise InputError(f"scenario: {pid} is placed in {where!r}, neither a hex nor a box", field=table)
-                pieces[pid] = replace(pieces[pid], where=where)
-        for pid, identity in doc.get("revealed", {}).items():
-            if pid not in setup.CONCEALED or identity not in ("detachment", "dummy"):
-                raise InputError(f"scenario: [revealed] {pid} = {identity!r}: X1-X8 as detachment or dummy", field="revealed")
-            pieces[pid] = replace(pieces[pid], concealed=False, identity=identity)
-        for pid in doc.get("disrupted", []):
-            pieces[pid] = replace(pieces[pid], disrupted=True)
-        for pid, penalty in doc.get("penalties", {}).items():
-            pieces[pid] = replace(pieces[pid], penalty=penalty)
-        mines = tuple(Mine(m, doc.get("mines", {}).get(m, "")) for m in setup.MINES)
+                    raise InputError(f"scenario: {pid} is placed in {where!r}, neither a hex nor a box", field=key)
+                pieces[pid] = replace(piece(key, pid, concealed), where=where)
+        for pid, identity in table("revealed").items():
+            if identity not in ("detachment", "dummy"):
+                raise InputError(f"scenario: [revealed] {pid} = {identity!r}: detachment or dummy", field="revealed")
+            pieces[pid] = replace(piece("revealed", pid, True), concealed=False, identity=identity)
+        for pid in names("disrupted"):
+            pieces[pid] = replace(piece("disrupted", pid), disrupted=True)
+        for pid, penalty in table("penalties").items():
+            if penalty not in ("-2mp", "no-move", "opposed"):
+                raise InputError(f"scenario: [penalties] {pid} = {penalty!r}: -2mp, no-move or opposed", field="penalties")
+            pieces[pid] = replace(piece("penalties", pid), penalty=penalty)
+        mines_at = table("mines")
+        for marker in mines_at:
+            if marker not in setup.MINES:
+                raise InputError(f"scenario: [mines] {marker!r} is not a mine marker (M1-M8)", field="mines")
+        for hexlabel in names("beachheads"):
+            self.map.hex(hexlabel)
+        control = tuple((self.map.label(self.map.hex(h)), number("control", t)) for h, t in table("control").items())
         return replace(
             state,
-            turn=int(doc.get("turn", 1)),
+            turn=number("turn", doc.get("turn", 1)),
             phase=phase,
             pieces=tuple(pieces.values()),
-            mines=mines,
-            beachheads=tuple(doc.get("beachheads", [])),
-            control=tuple((h, int(t)) for h, t in doc.get("control", {}).items()),
+            mines=tuple(Mine(m, str(mines_at.get(m, ""))) for m in setup.MINES),
+            beachheads=tuple(names("beachheads")),
+            control=control,
             sealed=tuple((ALLIED, slot) for slot in setup.CONCEALED + setup.MINES),
         )
 
@@ -259,7 +293,10 @@ class AmbonGame:
             elif verb == "second_wave":
                 if not isinstance(value, str):
                     raise InputError(f"{where}: second_wave must read like \"1:hitu-lama 2:laha\"", field=verb)
-                plan = setup.parse_second_wave_note(self.data, value)
+                try:
+                    plan = setup.parse_second_wave_note(self.data, value)
+                except IllegalOrderError as err:
+                    raise InputError(f"{where}: {err}", field=verb) from err
                 public.append({"type": "second-wave", "battalions": sorted(plan)})
                 seals[setup.SECOND_WAVE_SLOT] = value
             elif verb == "setup":

@@ -145,7 +145,7 @@ class DiceGame:
             if not isinstance(order, dict):
                 raise InputError(f"{where}: must be a table", field="order")
             kind = order.get("type")
-            if kind not in ORDER_FIELDS:
+            if not isinstance(kind, str) or kind not in ORDER_FIELDS:
                 raise InputError(
                     f"{where}: unknown type {kind!r} (expected one of {', '.join(ORDER_FIELDS)})", field="type"
                 )
