@@ -472,7 +472,7 @@ def test_14_2_second_wave_note_sealed_then_revealed_in_turn_1_recovery():
 
 
 def test_14_2_note_syntax_is_checked():
-    with pytest.raises(IllegalOrderError, match="14.2: note entry '4:laha' is not BATTALION:LANE"):
+    with pytest.raises(InputError, match="order 1 \\(second_wave\\): 14.2: note entry .4:laha. is not BATTALION:LANE"):
         GAME.parse_orders({"order": [{"second_wave": "4:laha 1:liang"}]}, JAPANESE)
 
 
