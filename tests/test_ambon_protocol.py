@@ -127,3 +127,17 @@ def test_the_demo_orders_are_valid_orders_files_and_a_game_resumes_from_files_al
         assert match.player.side == "allied" and match.player.store  # the sealed identities are back
         assert len(match.transcript) == cut
     assert report.verify.ok
+
+
+def test_the_recorded_full_game_verifies_with_audit():
+    """examples/ambon/full-game: a whole game, 10 turns, checked by anyone."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    messages = EXAMPLES / "full-game" / "messages"
+    r = CliRunner().invoke(main, ["verify", str(messages), "--audit", "--json"])
+    assert r.exit_code == 0, r.output
+    report = json.loads(r.output)
+    assert report["ok"] and report["over"] and report["messages"] == len(list(messages.glob("*.pbem")))
+    assert len(list((EXAMPLES / "full-game" / "orders").glob("*.toml"))) == report["messages"] - 1
