@@ -109,6 +109,51 @@ def parse_line(line: str) -> dict[str, Any] | tuple[str, Any] | None:
     raise UsageError(f"unknown order {verb!r}; type 'help'")
 
 
+def prompt_orders(match: session.Match, ask: Callable[[str], str], say: Callable[[str], str]) -> dict[str, Any] | None:
+    """``pbem play DIR`` without ``--orders``, for Ambon: typed lines (see
+    HELP), each checked on the position and its consequence shown; at the end
+    the whole message is shown and confirmed.  None: the player gave up."""
+    from pbem.engine.machine import Ordered
+
+    game, side = match.game, match.player.side
+    state, seq = match.replay.state, len(match.transcript)
+    waiting = [f"{type(a).__name__} {getattr(a, 'slot', '') or getattr(a, 'kind', '') or getattr(a, 'label', '')}"
+               for a in game.awaiting(state) if getattr(a, "side", side) == side]
+    say(f"message {seq:04d}, {side}, {state.phase}" + (f"; awaited from you: {', '.join(waiting)}" if waiting else ""))
+    doc: dict[str, Any] = {"order": []}
+    while True:
+        line = ask(f"{side}> ").strip()
+        if line in ("", "done"):
+            break
+        if line == "help":
+            say(HELP)
+            continue
+        if line == "quit":
+            return None
+        try:
+            parsed = parse_line(line)
+            trial: dict[str, Any] = {"order": list(doc["order"]), **({"standing": dict(doc["standing"])} if doc.get("standing") else {})}
+            if isinstance(parsed, tuple):
+                trial.setdefault("standing", {})[parsed[1][0]] = parsed[1][1]
+            else:
+                trial["order"].append(parsed)
+            events = []
+            after = state
+            for i, order in enumerate(game.parse_orders(trial, side).public):
+                after, new = game.apply(after, Ordered(side, seq, i, order))
+                events = new
+        except PbemError as err:
+            say(f"not accepted: {err}")
+            continue
+        doc = trial
+        for event in events:
+            say(f"  -> {event.sentence()}")
+    say(f"{len(doc['order'])} order(s)" + (f", standing: {doc['standing']}" if doc.get("standing") else ""))
+    if ask("send this message? [Y/n] ").strip().lower() in ("n", "no"):
+        return None
+    return doc
+
+
 @dataclass
 class Solo:
     """A solo game of Ambon in ``directory`` for the player ``identity``."""

@@ -141,3 +141,20 @@ def test_the_recorded_full_game_verifies_with_audit():
     report = json.loads(r.output)
     assert report["ok"] and report["over"] and report["messages"] == len(list(messages.glob("*.pbem")))
     assert len(list((EXAMPLES / "full-game" / "orders").glob("*.toml"))) == report["messages"] - 1
+
+
+def test_play_without_orders_asks_at_the_terminal_checks_each_line_and_confirms(opening, tmp_path):
+    j, a, _ = opening
+    r = a.run("play", a.game, "--orders", EXAMPLES / "3-allied-reveals.toml")
+    assert j.run("receive", j.game, last_line(r.output)).exit_code == 0
+    view = json.loads(j.run("show", j.game, "--json").output)["view"]
+    mover = next((u for u in view["units"] if u["side"] == "japanese" and u["where"] == "2106" and u.get("status") == "-2mp"), None)
+    line = "move Kure-1: 2106 2105" if mover else ""
+    script = "\n".join(["move 9.Z: 2106 2105", line, "", "y"]) + "\n"
+    r = j.run("play", j.game, input=script)
+    assert r.exit_code == 0, r.output
+    assert "not accepted: 7.0" in r.output or "not accepted: 2.2" in r.output
+    if mover:
+        assert "-> [7.0] Kure-1 moves 2106 2105" in r.output
+    r = j.run("play", j.game, input="\nn\n")  # not your turn any more
+    assert r.exit_code == 2

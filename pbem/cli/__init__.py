@@ -282,7 +282,7 @@ def play(directory: str, orders_path: str | None) -> None:
         orders = read_orders(orders_path)
     else:
         match = session.load(directory, identity)
-        orders = ask_orders(match)
+        orders = ask_for(match)
     result = session.play(directory, identity, orders)
     out = console()
     for event in result.events:
@@ -303,6 +303,28 @@ def read_orders(path: str) -> dict[str, Any]:
         raise InputError(f"{path}: not valid TOML: {err}") from err
     except OSError as err:
         raise InputError(f"{path}: {err.strerror}") from err
+
+
+def ask_for(match: Any) -> dict[str, Any]:
+    """`pbem play` without --orders: the game's own terminal dialogue."""
+    from pbem.errors import UsageError
+
+    name = match.game.name
+    if name == "calumpit":
+        from pbem.cli_calumpit import ask_orders as calumpit_orders
+
+        return calumpit_orders(match)
+    if name == "ambon":
+        from pbem.solo import prompt_orders
+
+        orders = prompt_orders(match, ask=lambda text: click.prompt(text, default="", show_default=False),
+                               say=click.echo)
+        if orders is None:
+            raise UsageError("stopped: no message written")
+        return orders
+    if name == "dice":
+        return ask_orders(match)
+    raise UsageError(f"the {name} game takes its orders from a file: pbem play DIR --orders FILE (see pbem orders DIR)")
 
 
 def ask_orders(match: Any) -> dict[str, Any]:
