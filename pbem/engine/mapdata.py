@@ -59,7 +59,6 @@ The schema, by example (every table but ``[map]`` and ``[terrain]`` optional)::
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 import tomllib
@@ -71,6 +70,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from pbem.engine.hexes import Grid, Hex, Hexside, Layout, OFFSET_LAYOUTS
 from pbem.engine.paths import half_mp
+from pbem.engine.ruleset import ruleset_hash
 from pbem.errors import DataError, InputError
 
 __all__ = [
@@ -822,26 +822,6 @@ def load_charts(source: Source, name: str | None = None, *, terrains: Iterable[s
 
 
 # --------------------------------------------------------------------------- the data set
-
-
-def ruleset_hash(files: Iterable[tuple[str, bytes]]) -> str:
-    """SHA-256 (hex) identifying a ruleset: over the files sorted by name, each
-    as ``len(name) ‖ name ‖ len(bytes) ‖ bytes`` (name length 4 bytes, data
-    length 8 bytes, big-endian; names UTF-8), so no two different file sets
-    hash alike.  The same construction as :func:`pbem.match.session.ruleset_hash`
-    over a game's ``ruleset_files()``."""
-    h = hashlib.sha256()
-    seen: set[str] = set()
-    for fname, blob in sorted(files):
-        if fname in seen:
-            raise InputError(f"data file {fname!r} listed twice")
-        seen.add(fname)
-        raw = fname.encode("utf-8")
-        h.update(len(raw).to_bytes(4, "big"))
-        h.update(raw)
-        h.update(len(blob).to_bytes(8, "big"))
-        h.update(blob)
-    return h.hexdigest()
 
 
 REQUIRED_FILES = ("map.toml", "counters.toml", "charts.toml")

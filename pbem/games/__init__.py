@@ -37,7 +37,7 @@ def available() -> dict[str, str]:
 def get(name: str, data_dir: str | None = None) -> Any:
     """The game registered as ``name`` (or given as ``module:attribute``),
     with its data directory overridden by ``data_dir`` if given."""
-    games = available()
+    games = dict(BUILTIN) if name in BUILTIN else available()  # entry points only for other games
     if name in games:
         game = _load(games[name])
     elif ":" in name:

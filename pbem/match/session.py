@@ -36,7 +36,7 @@ from pbem.protocol.transcript import Transcript
 
 def ruleset_hash(game: Any) -> str:
     """SHA-256 over the game's data files: pins the ruleset in message 0."""
-    from pbem.engine.mapdata import ruleset_hash as files_hash
+    from pbem.engine.ruleset import ruleset_hash as files_hash
 
     return files_hash(game.ruleset_files())
 

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.errors import AuthenticityError, HiddenInfoError, IdentityError, IntegrityError
+from pbem.errors import AuthenticityError, HiddenInfoError, IdentityError, IntegrityError, VerificationError
 from pbem.protocol import sealed
 from pbem.protocol.chain import HashChain, chain_seed, check_link
 from pbem.protocol.keys import PublicKey
@@ -34,6 +34,7 @@ BODY_FIELDS = {"pbem", "game", "seq", "side", "author", "prev", "chain", "orders
 OPTIONAL_FIELDS = {"secret", "setup"}
 GAME_ID = re.compile(r"^[0-9a-f]{32}$")
 HEX32 = re.compile(r"^[0-9a-f]{64}$")
+NAMES_A_MESSAGE = re.compile(r"\bmessage \d{4}\b")
 
 
 def _name(seq: int) -> str:
@@ -94,10 +95,19 @@ class Transcript:
     # ------------------------------------------------------------------ verification
 
     def add(self, msg: SignedMessage) -> None:
-        """Verify ``msg`` as the next message; on success append it."""
+        """Verify ``msg`` as the next message; on success append it.  Every
+        error names the message (by its place when its own number is unreadable)."""
+        m = len(self.messages)
+        try:
+            self._add(msg, m)
+        except VerificationError as err:
+            if NAMES_A_MESSAGE.search(str(err)):
+                raise
+            raise type(err)(f"{_name(m)}: {err}") from err
+
+    def _add(self, msg: SignedMessage, m: int) -> None:
         from pbem.protocol import sshsig
 
-        m = len(self.messages)
         if m > 0:
             # Step 6 comes first in practice: the signature must verify, by
             # one of this game's two keys, before anything in the body is

@@ -66,6 +66,7 @@ class AmbonData:
         self.scenario = self._toml("scenario-historical.toml")
         self._specs: dict[tuple[str, bool], Spec] = {}
         self._reach: dict[Any, tuple[Any, ...]] = {}
+        self.movement_costs: dict[str, tuple[Any, Any]] = {}  # side -> (enemy pieces, cost callback)
 
     # ------------------------------------------------------------------ files
 

@@ -74,6 +74,13 @@ def movement_cost(data: "AmbonData", state: AmbonState, side: str):
     (0.5 MP) and trail (1 MP) along their hexsides, +1 MP across a river
     (even on a road), +1 MP to enter an EZOC and +1 MP to leave one; sea,
     all-sea hexsides and enemy-occupied hexes cannot be entered."""
+    # The callback depends only on the enemy's pieces on the map; while a side
+    # moves, AmbonState.with_piece keeps that tuple, so one callback serves a
+    # whole movement phase instead of one per order (linear, not quadratic).
+    enemy = state.on_map(other(side))
+    cached = data.movement_costs.get(side)
+    if cached is not None and cached[0] is enemy:
+        return cached[1]
     gmap, charts = data.map, data.charts
     move = charts.movement
     ezoc = zoc_of(data, state, other(side))
@@ -105,6 +112,7 @@ def movement_cost(data: "AmbonData", state: AmbonState, side: str):
             parts.append(("enter EZOC", move["enter_zoc"]))
         return StepCost.of(*parts)
 
+    data.movement_costs[side] = (enemy, cost)
     return cost
 
 

@@ -9,6 +9,7 @@ and overlays them in its own view only.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterable
 
 from pbem.engine.machine import illegal, replace
@@ -170,23 +171,47 @@ class AmbonState:
 
     # ------------------------------------------------------------------ pieces
 
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        """Piece id -> position in ``pieces`` (built once per state, kept by ``with_piece``)."""
+        index: dict[str, int] = {}
+        for i, p in enumerate(self.pieces):
+            index.setdefault(p.id, i)
+        return index
+
     def piece(self, pid: str) -> Piece:
-        for p in self.pieces:
-            if p.id == pid:
-                return p
-        raise illegal("2.2", f"there is no piece {pid!r}")
+        i = self._index.get(pid)
+        if i is None:
+            raise illegal("2.2", f"there is no piece {pid!r}")
+        return self.pieces[i]
 
     def has_piece(self, pid: str) -> bool:
-        return any(p.id == pid for p in self.pieces)
+        return pid in self._index
 
     def at(self, where: str) -> tuple[Piece, ...]:
         return tuple(p for p in self.pieces if p.where == where)
 
     def on_map(self, side: str | None = None) -> tuple[Piece, ...]:
-        return tuple(p for p in self.pieces if p.on_map and (side is None or p.side == side))
+        cache = self.__dict__.setdefault("_on_map", {})  # a cache, not state: frozen dataclass fields are untouched
+        found = cache.get(side)
+        if found is None:
+            found = cache[side] = tuple(p for p in self.pieces if p.on_map and (side is None or p.side == side))
+        return found
 
     def with_piece(self, new: Piece) -> "AmbonState":
-        return replace(self, pieces=tuple(new if p.id == new.id else p for p in self.pieces))
+        i = self._index.get(new.id)
+        if i is None:
+            return replace(self, pieces=self.pieces)
+        old = self.pieces[i]
+        state = replace(self, pieces=self.pieces[:i] + (new,) + self.pieces[i + 1 :])
+        # What one piece's change leaves as it was carries over: the index, and
+        # the other side's pieces on the map (so a side's moves do not rebuild
+        # the enemy's zone of control, see movement.movement_cost).
+        state.__dict__["_index"] = self._index
+        state.__dict__["_on_map"] = {
+            s: v for s, v in self.__dict__.get("_on_map", {}).items() if s is not None and s not in (old.side, new.side)
+        }
+        return state
 
     def with_pieces(self, new: Iterable[Piece]) -> "AmbonState":
         by_id = {p.id: p for p in new}

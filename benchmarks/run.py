@@ -1,0 +1,557 @@
+"""pbem's performance figures, each a ratio measured in the same run.
+
+    python benchmarks/run.py              # everything; writes docs/performance.md
+    python benchmarks/run.py --quick      # fewer repetitions, smaller scaling grid
+    python benchmarks/run.py --out -      # print the report instead of writing it
+
+See benchmarks/README.md for what is measured and why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import hmac
+import math
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+# In-process figures are CPU times of this process (time.process_time): a
+# busy machine delays a run without making it cost more CPU, so CPU time is
+# what stays comparable between runs.  Start-up figures are wall times (what
+# a user waits for), with the children's CPU time alongside.
+clock = time.process_time
+
+
+def interleaved(runs: int, *calls: Callable[[], Any]) -> list[float]:
+    """The best CPU time of each call, the calls taking turns (same conditions for all)."""
+    best = [math.inf] * len(calls)
+    for _ in range(runs):
+        for i, call in enumerate(calls):
+            start = clock()
+            call()
+            best[i] = min(best[i], clock() - start)
+    return best
+
+
+def best_within(call: Callable[[], Any], budget: float = 0.25, least: int = 3) -> float:
+    """Best CPU time over at least ``least`` calls and about ``budget`` seconds."""
+    times: list[float] = []
+    deadline = time.perf_counter() + budget
+    while len(times) < least or time.perf_counter() < deadline:
+        start = clock()
+        call()
+        times.append(clock() - start)
+    return min(times)
+
+
+def slope(xs: list[float], ys: list[float]) -> float:
+    """Least-squares slope of log y against log x: the growth exponent."""
+    lx, ly = [math.log(x) for x in xs], [math.log(y) for y in ys]
+    mx, my = statistics.fmean(lx), statistics.fmean(ly)
+    return sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / sum((a - mx) ** 2 for a in lx)
+
+
+def fmt_s(seconds: float) -> str:
+    if seconds < 0.001:
+        return f"{seconds * 1e6:.0f} µs"
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+@dataclass
+class Figure:
+    section: str
+    name: str
+    measured: str
+    reference: str
+    ratio: float | None
+    goal: str
+    ok: bool | None
+    note: str = ""
+
+    def row(self) -> str:
+        ratio = "" if self.ratio is None else f"{self.ratio:.2f}"
+        verdict = {True: "meets", False: "**misses**", None: ""}[self.ok]
+        return f"| {self.name} | {self.measured} | {self.reference} | {ratio} | {self.goal} | {verdict} |"
+
+
+FIGURES: list[Figure] = []
+
+
+def figure(*args: Any, **kwargs: Any) -> Figure:
+    f = Figure(*args, **kwargs)
+    FIGURES.append(f)
+    print(f"  {f.name}: {f.measured} vs {f.reference}" + (f" = {f.ratio:.2f}" if f.ratio is not None else "")
+          + (f" (goal {f.goal}: {'ok' if f.ok else 'MISSES'})" if f.ok is not None else ""), flush=True)
+    return f
+
+
+# --------------------------------------------------------------------------- demo games
+
+
+def demo_games(where: Path) -> dict[str, Path]:
+    from pbem.demo import run_ambon_demo, run_dice_demo
+
+    run_ambon_demo(where / "ambon")
+    run_dice_demo(where / "dice")
+    return {"ambon": where / "ambon", "dice": where / "dice"}
+
+
+# --------------------------------------------------------------------------- 1. start-up
+
+
+def pbem_command() -> list[str]:
+    script = Path(sys.executable).parent / "pbem"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "import sys; from pbem.cli import main; sys.argv[0] = 'pbem'; main()"]
+
+
+def startup(games: dict[str, Path], runs: int, cache: Path) -> None:
+    print("start-up (subprocess wall time, best of %d interleaved rounds)" % runs, flush=True)
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(cache)  # a warm bytecode cache, outside the source tree
+    env["COLUMNS"] = "120"
+    py, pbem = sys.executable, pbem_command()
+    ambon, dice = games["ambon"] / "kenji", games["dice"] / "ann"
+    commands = {
+        "bare": ([py, "-c", "pass"], None),
+        "click": ([py, "-c", "import click"], None),
+        "needed": ([py, "-c", "import click, rich.console, cryptography.hazmat.primitives.asymmetric.ed25519"], None),
+        "help": (pbem + ["--help"], None),
+        "show dice": (pbem + ["show", str(dice / "game")], dice / "keystore"),
+        "show ambon": (pbem + ["show", str(ambon / "game")], ambon / "keystore"),
+        "verify ambon": (pbem + ["verify", str(ambon / "game")], None),
+    }
+
+    def once(cmd: list[str], home: Path | None) -> tuple[float, float]:
+        """Wall time and CPU time (user + system) of one run of ``cmd``."""
+        e = dict(env, PBEM_HOME=str(home)) if home else env
+        before = os.times()
+        start = time.perf_counter()
+        done = subprocess.run(cmd, env=e, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        elapsed = time.perf_counter() - start
+        after = os.times()
+        if done.returncode:
+            raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr}")
+        cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+        return elapsed, cpu
+
+    for cmd, home in commands.values():
+        once(cmd, home)  # warm the bytecode cache and the file system cache
+    best = {name: math.inf for name in commands}
+    cpu = {name: math.inf for name in commands}
+    for _ in range(runs):  # round robin: every command sees the same machine load
+        for name, (cmd, home) in commands.items():
+            wall, used = once(cmd, home)
+            best[name], cpu[name] = min(best[name], wall), min(cpu[name], used)
+
+    def cpu_note(name: str, reference: str) -> str:
+        return f"CPU time {fmt_s(cpu[name])} vs {fmt_s(cpu[reference])}: {cpu[name] / cpu[reference]:.2f}"
+
+    t_click, t_needed = best["click"], best["needed"]
+    figure("start-up", "`pbem --help`", fmt_s(best["help"]), f"`python -c 'import click'` {fmt_s(t_click)}",
+           best["help"] / t_click, "<= 1.5", best["help"] / t_click <= 1.5, cpu_note("help", "click"))
+    for game in ("dice", "ambon"):
+        n = len(list(games[game].glob("*/game/*.pbem"))) // 2
+        t_show = best[f"show {game}"]
+        figure("start-up", f"`pbem show` ({game}, {n} messages)", fmt_s(t_show),
+               f"`python -c 'import click'` {fmt_s(t_click)}", t_show / t_click, "<= 1.5", t_show / t_click <= 1.5,
+               cpu_note(f"show {game}", "click"))
+        figure("start-up", f"`pbem show` ({game}) vs the imports it needs", fmt_s(t_show),
+               f"`import click, rich, cryptography` {fmt_s(t_needed)}", t_show / t_needed, "<= 1.5 (DESIGN 7)",
+               t_show / t_needed <= 1.5, cpu_note(f"show {game}", "needed"))
+    t_verify = best["verify ambon"]
+    figure("start-up", "`pbem verify` (ambon), whole process", fmt_s(t_verify), "1 s", t_verify, "< 1 s",
+           t_verify < 1, f"CPU time {fmt_s(cpu['verify ambon'])}")
+    figure("start-up", "bare interpreter", fmt_s(best["bare"]), f"`import click` {fmt_s(t_click)}",
+           best["bare"] / t_click, "", None, "for scale: the interpreter alone")
+
+
+# --------------------------------------------------------------------------- 2. verify vs the crypto floor
+
+
+def verify_floor(games: dict[str, Path], runs: int) -> None:
+    print("verify vs the crypto floor (in process, best of %d)" % runs, flush=True)
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    from pbem.match import session
+    from pbem.match.replay import replay
+    from pbem.protocol import sshsig
+    from pbem.protocol.transcript import Transcript
+
+    directory = games["ambon"] / "kenji" / "game"
+    session.verify([directory])  # load the game module and its data once
+    messages = session.collect([directory])
+    transcript = Transcript()
+    for msg in messages:
+        transcript.add(msg)
+    game = session._game_for(transcript)
+    # the floor: per message one Ed25519 verification of the SSHSIG signed
+    # data (which needs SHA-512 of the body) and SHA-256 of the body (the
+    # next message's prev); the keys and raw signatures extracted beforehand
+    work = []
+    for msg in messages:
+        sig = sshsig.SshSignature.from_bytes(msg.signature)
+        raw = sshsig._parse_signature(sig.signature)
+        key = Ed25519PublicKey.from_public_bytes(sshsig._parse_public_key(sig.public_key).raw)
+        work.append((key, raw, msg.body_bytes, sig.hash_algorithm))
+
+    def floor() -> None:
+        for key, raw, body, algorithm in work:
+            key.verify(raw, sshsig._signed_data(sshsig.TURN_NAMESPACE, algorithm, body))
+            hashlib.sha256(body).digest()
+
+    def transcript_only() -> None:
+        t = Transcript()
+        for msg in session.collect([directory]):
+            t.add(msg)
+
+    t_verify, t_floor, t_replay, t_transcript = interleaved(
+        runs, lambda: session.verify([directory]), floor, lambda: replay(game, transcript), transcript_only
+    )
+    size = sum(len(m.body_bytes) + len(m.signature) for m in messages)
+    ratio = t_verify / (t_floor + t_replay)
+    figure("verify", f"`session.verify` (ambon, {len(messages)} messages, {size // 1024} KiB)", fmt_s(t_verify),
+           f"floor {fmt_s(t_floor)} + replay {fmt_s(t_replay)}", ratio, "<= 5", ratio <= 5)
+    figure("verify", "read, parse and check the transcript (no replay)", fmt_s(t_transcript),
+           f"crypto floor {fmt_s(t_floor)}", t_transcript / t_floor, "", None)
+    figure("verify", "replay share of verify", fmt_s(t_replay), f"verify {fmt_s(t_verify)}",
+           t_replay / t_verify, "", None)
+
+
+# --------------------------------------------------------------------------- 3. adjudication scaling
+
+
+class SynthData:
+    """An AmbonData look-alike over a synthetic map: what
+    pbem.games.ambon.movement and .supply read (map, charts, spec, zoc_reach)."""
+
+    def __init__(self, gmap: Any, charts: Any, spec: Any):
+        from pbem.games.ambon.data import AmbonData
+
+        self.map, self.charts, self._spec, self._reach = gmap, charts, spec, {}
+        self.movement_costs: dict[str, Any] = {}  # what AmbonData caches the movement callbacks in, if it does
+        self.zoc_reach = AmbonData.zoc_reach.__get__(self)  # the real method
+
+    def spec(self, piece: Any) -> Any:
+        return self._spec
+
+
+def synthetic_world(hexes: int, units: int, seed: int) -> tuple[Any, Any, list[str]]:
+    """A square-ish map of ``hexes`` hexes (terrain, roads every 5th row and
+    column, some rivers), ``units`` pieces split between the sides at random
+    land hexes, and three beachheads on roads."""
+    from fractions import Fraction
+
+    from pbem.engine.hexes import Grid, Hexside, Layout
+    from pbem.engine.mapdata import HEXSIDE_FEATURES, Charts, GameMap, TerrainType
+    from pbem.games.ambon.data import Spec
+    from pbem.games.ambon.state import ALLIED, JAPANESE, AmbonState, Piece
+
+    rng = random.Random(seed)
+    cols = max(2, round(math.sqrt(hexes)))
+    rows = max(2, hexes // cols)
+    grid = Grid(Layout("odd-q", 3, 3), (1, cols), (1, rows))
+    terrain = {}
+    for h in grid.hexes():
+        terrain[h] = rng.choices(["clear", "forest", "mountain", "sea"], [70, 20, 7, 3])[0]
+    sides: dict[str, set] = {f: set() for f in HEXSIDE_FEATURES}
+    lay = grid.layout
+    for r in range(1, rows + 1, 5):
+        line = [lay.to_hex(c, r) for c in range(1, cols + 1)]
+        for a, b in zip(line, line[1:]):
+            if a.is_adjacent(b):
+                sides["road"].add(Hexside(a, b))
+    for c in range(1, cols + 1, 5):
+        line = [lay.to_hex(c, r) for r in range(1, rows + 1)]
+        for a, b in zip(line, line[1:]):
+            sides["road"].add(Hexside(a, b))
+    hexlist = list(grid.hexes())
+    for h in rng.sample(hexlist, len(hexlist) // 10):
+        n = rng.choice(h.neighbours())
+        if grid.contains(n):
+            sides["river"].add(Hexside(h, n))
+    on_road = {h for side in sides["road"] for h in side.hexes}
+    for h in on_road:
+        if terrain[h] == "sea":
+            terrain[h] = "clear"  # roads run on land
+    gmap = GameMap(
+        "synthetic", grid,
+        {t: TerrainType(t, t, "#ffffff", t[0]) for t in ("clear", "forest", "mountain", "sea")},
+        terrain, frozenset(), frozenset(), {}, {f: frozenset(s) for f, s in sides.items()}, {}, {}, {},
+    )
+    charts = Charts({"clear": 2, "forest": 4, "mountain": 6, "sea": None},
+                    {"road": 1, "trail": 2, "river": 2, "leave_zoc": 2, "enter_zoc": 2}, {}, {})
+    data = SynthData(gmap, charts, Spec("infantry", Fraction(3), 8))
+    land = [h for h in hexlist if terrain[h] != "sea"]
+    pieces = tuple(
+        Piece(f"u{i}", JAPANESE if i % 2 == 0 else ALLIED, grid.label(rng.choice(land)))
+        for i in range(units)
+    )
+    road_hexes = sorted(on_road)
+    beachheads = tuple(grid.label(h) for h in rng.sample(road_hexes, 3))
+    state = AmbonState(turn=3, phase="japanese-movement", pieces=pieces, beachheads=beachheads)
+    return data, state, land
+
+
+def scaling(hex_sizes: list[int], unit_sizes: list[int], runs: int, budget: float) -> None:
+    print("adjudication scaling (best of >= %d runs and %.2f s per point)" % (runs, budget), flush=True)
+    from pbem.engine.paths import reachable, validate_path
+    from pbem.errors import IllegalOrderError
+    from pbem.games.ambon import movement, supply
+    from dataclasses import replace
+
+    from pbem.games.ambon.state import JAPANESE
+
+    def walk(data: Any, start: Any, cost: Any, rng: random.Random, steps: int = 3) -> list[Any]:
+        path = [start]
+        for _ in range(steps):
+            options = [n for n in path[-1].neighbours() if n not in path and data.map.contains(n)
+                       and cost(path[-1], n).halves is not None]
+            if not options:
+                break
+            path.append(rng.choice(options))
+        return path
+
+    ops = ("ZOC", "movement validation", "reachable sets", "supply tracing", "Ambon movement phase")
+    table: dict[str, dict[tuple[int, int], float]] = {op: {} for op in ops}
+    for hexes in hex_sizes:
+        for units in unit_sizes:
+            data, state, _ = synthetic_world(hexes, units, seed=hexes * 7919 + units)
+            gmap, grid = data.map, data.map.grid
+            movers = state.on_map(JAPANESE)
+            rng = random.Random(1)
+            cost = movement.movement_cost(data, state, JAPANESE)
+            paths = [walk(data, gmap.hex(p.where), cost, rng) for p in movers]
+
+            def zoc() -> None:
+                movement.zoc_of(data, state, "allied")  # AmbonData keeps each hex's reach: warm, as in play
+
+            def validate() -> None:
+                c = movement.movement_cost(data, state, JAPANESE)  # once per phase: the callback
+                for p, path in zip(movers, paths):
+                    if len(path) > 1:
+                        try:
+                            validate_path(p.id, path, 8, c, grid=grid)
+                        except IllegalOrderError:
+                            pass
+
+            def reach() -> None:
+                c = movement.movement_cost(data, state, JAPANESE)
+                for p in movers:
+                    reachable(gmap.hex(p.where), 8, c)
+
+            def supplied() -> None:
+                supply.supplied_hexes(data, state)
+
+            def phase() -> None:
+                # what AmbonGame._move does for each order of a movement phase:
+                # the cost callback of the current state, the path checked,
+                # the piece moved hex by hex in the state
+                s = state
+                for p, path in zip(movers, paths):
+                    if len(path) < 2:
+                        continue
+                    c = movement.movement_cost(data, s, JAPANESE)
+                    try:
+                        route = validate_path(p.id, path, 8, c, grid=grid)
+                    except IllegalOrderError:
+                        continue
+                    spent = 0
+                    for h, paid in zip(route.hexes[1:], route.steps):
+                        spent += paid
+                        s = s.with_piece(replace(s.piece(p.id), where=grid.label(h), spent=spent, moved=True))
+
+            for op, call in zip(ops, (zoc, validate, reach, supplied, phase)):
+                table[op][(hexes, units)] = best_within(call, budget, runs)
+            print(f"  {hexes} hexes, {units} units: "
+                  + ", ".join(f"{op} {fmt_s(table[op][(hexes, units)])}" for op in ops), flush=True)
+    # Along the diagonal both grow tenfold at each step (one unit per ten
+    # hexes throughout); the units exponent is taken on the largest map.
+    # (Hexes alone, with the units fixed, would mix size with crowding: ten
+    # units on 100 hexes block roads that they leave free on 10^4.)
+    diagonal = [(h, u) for h, u in zip(sorted(hex_sizes), sorted(unit_sizes))]
+    big_h = max(hex_sizes)
+
+    def decades(xs: list[int], ys: list[float]) -> str:
+        steps = [f"{slope(xs[i:i + 2], ys[i:i + 2]):.2f}" for i in range(len(xs) - 1)]
+        return "exponent per tenfold step: " + ", ".join(steps)
+
+    for op in ops:
+        ys = [table[op][point] for point in diagonal]
+        xs = [h for h, _ in diagonal]
+        exponent = slope(xs, ys)
+        figure("scaling", f"{op}: hexes and units together ({', '.join(f'{h}/{u}' for h, u in diagonal)})",
+               " / ".join(map(fmt_s, ys)), "linear = 1.0", exponent, "<= 1.2", exponent <= 1.2, decades(xs, ys))
+        ys = [table[op][(big_h, u)] for u in unit_sizes]
+        exponent = slope(unit_sizes, ys)
+        figure("scaling", f"{op}: units alone ({big_h} hexes; {'/'.join(map(str, unit_sizes))} units)",
+               " / ".join(map(fmt_s, ys)), "linear = 1.0", exponent, "<= 1.2", exponent <= 1.2,
+               decades(unit_sizes, ys) + ("; independent of the number of units" if abs(exponent) < 0.3 else ""))
+    SCALING_TABLE.update(table)
+
+
+SCALING_TABLE: dict[str, dict[tuple[int, int], float]] = {}
+
+
+# --------------------------------------------------------------------------- 4. dice
+
+
+def dice_throughput(seconds: float) -> None:
+    print("dice throughput", flush=True)
+    from pbem.protocol.dice import DiceStream, roll
+
+    key = hashlib.sha256(b"benchmark").digest()
+
+    labels = [f"12.{i}/0" for i in range(100_000)]
+    msg = [i.to_bytes(4, "big") for i in range(100_000)]
+    stream = DiceStream(key, "bulk")
+    candidates = {
+        "hmac": (lambda i: hmac.new(key, msg[i % 100_000], hashlib.sha256).digest(), 20_000),
+        "oneshot": (lambda i: hmac.digest(key, msg[i % 100_000], "sha256"), 20_000),
+        "roll": (lambda i: roll(key, labels[i % 100_000], 1, 6), 5_000),
+        "stream": (lambda i: stream.die(6), 20_000),
+    }
+    best = dict.fromkeys(candidates, 0.0)
+    deadline = time.perf_counter() + seconds
+    i = 0
+    while time.perf_counter() < deadline:  # round robin: the same conditions for every candidate
+        for name, (call, batch) in candidates.items():
+            start = clock()
+            for _ in range(batch):
+                call(i)
+                i += 1
+            best[name] = max(best[name], batch / max(clock() - start, 1e-9))
+    raw, raw_oneshot, single, bulk = best["hmac"], best["oneshot"], best["roll"], best["stream"]
+    figure("dice", "one labelled d6 roll (`roll(key, label, 1, 6)`)", f"{single:,.0f} rolls/s",
+           f"HMAC-SHA256 {raw:,.0f}/s", single / raw, f"ideal 0.5 ({single / raw / 0.5:.0%} of it)", None,
+           "a fresh label costs two HMACs (the substream key and one block), so at most half as many rolls as HMACs")
+    figure("dice", "d6 from one stream (`DiceStream.die(6)`)", f"{bulk:,.0f} rolls/s",
+           f"HMAC-SHA256 {raw:,.0f}/s", bulk / raw, f"ideal 4 ({bulk / raw / 4:.0%} of it)", None,
+           "one HMAC block gives four 64-bit words, so at most four dice per HMAC")
+    figure("dice", "one-shot `hmac.digest` vs `hmac.new().digest()`", f"{raw_oneshot:,.0f}/s",
+           f"{raw:,.0f}/s", raw_oneshot / raw, "", None, "the one-shot C call, for comparison: no faster here")
+
+
+# --------------------------------------------------------------------------- the report
+
+
+def machine() -> str:
+    load = ""
+    if hasattr(os, "getloadavg"):
+        load = ", load average %.2f %.2f %.2f" % os.getloadavg()
+    return (f"{platform.machine()} ({os.cpu_count()} CPUs{load}), {platform.system()} {platform.release()}, "
+            f"Python {platform.python_version()} ({platform.python_implementation()}), "
+            f"{datetime.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}")
+
+
+def report(command: str, seconds: float) -> str:
+    lines = [
+        "# Performance",
+        "",
+        "Figures from `python benchmarks/run.py` (generated; do not edit by hand).",
+        "Each figure is a ratio of two times measured in the same run on the same",
+        "machine, so that the ratios, not the absolute times, carry over to other",
+        "machines.  Start-up figures are wall times (the children's CPU times in the",
+        "notes); the others are CPU times of the benchmark process, which a busy",
+        "machine delays but does not inflate.  What is measured and why:",
+        "`benchmarks/README.md`.",
+        "",
+        f"- machine: {machine()}",
+        f"- command: `{command}` ({seconds:.0f} s)",
+        "",
+    ]
+    titles = {
+        "start-up": "## Start-up: the CLI against bare imports",
+        "verify": "## `verify` against the cryptographic floor",
+        "scaling": "## Adjudication scaling (growth exponent = log-log slope; 1 = linear)",
+        "dice": "## Dice derivation against raw HMAC-SHA256",
+    }
+    for section, title in titles.items():
+        rows = [f for f in FIGURES if f.section == section]
+        if not rows:
+            continue
+        lines += [title, "", "| figure | measured | reference | ratio | goal | verdict |", "|---|---|---|---|---|---|"]
+        lines += [f.row() for f in rows]
+        notes = [f"- {f.name}: {f.note}" for f in rows if f.note]
+        lines += [""] + notes + ([""] if notes else [])
+        if section == "scaling":
+            lines += [
+                "Reading these: ZOC, movement validation and reachable sets cost per unit",
+                "and do not depend on the map; supply tracing walks the road net, so it",
+                "grows with the map and not with the units.  On small maps a 4-MP reach is",
+                "cut by the map edge (on 10x10 every hex is within 4 of an edge), so",
+                "reachable sets cost less per unit there: their exponent along the",
+                "diagonal overstates the growth; the units-alone line on the 10^4-hex map",
+                "is the clean one.  The Ambon movement phase is the game's own loop",
+                "(`AmbonGame._move` for every order).",
+                "",
+            ]
+        if section == "scaling" and SCALING_TABLE:
+            keys = sorted(next(iter(SCALING_TABLE.values())))
+            lines += ["Times per operation (best of the runs):", "",
+                      "| hexes | units | " + " | ".join(SCALING_TABLE) + " |",
+                      "|---|---|" + "---|" * len(SCALING_TABLE)]
+            for h, u in keys:
+                lines.append(f"| {h} | {u} | " + " | ".join(fmt_s(SCALING_TABLE[op][(h, u)]) for op in SCALING_TABLE) + " |")
+            lines.append("")
+    lines += [
+        "## How to reproduce",
+        "",
+        "```",
+        "pip install -e .",
+        "python benchmarks/run.py            # writes docs/performance.md",
+        "python benchmarks/run.py --quick    # a faster, rougher run",
+        "```",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions and a smaller scaling grid")
+    parser.add_argument("--out", default=str(ROOT / "docs" / "performance.md"), help="report file, or - for stdout")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    runs = 3 if args.quick else 7
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp:
+        print("playing the demo games...", flush=True)
+        games = demo_games(Path(tmp) / "games")
+        startup(games, runs * 2, Path(tmp) / "pycache")
+        verify_floor(games, runs * 3)
+        if args.quick:
+            scaling([100, 1000], [10, 100], 2, 0.05)
+        else:
+            scaling([100, 1000, 10_000], [10, 100, 1000], 3, 0.3)
+        dice_throughput(0.5 if args.quick else 2.0)
+    command = "python benchmarks/run.py" + (" --quick" if args.quick else "")
+    text = report(command, time.perf_counter() - started)
+    if args.out == "-":
+        print(text)
+    else:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Finished demo games, played once per test session and shared by the
+hostile-input test modules (tamper matrix, secrets scan).
+
+Playing the Ambon demo takes a few seconds, so it is built once and cached
+here; the modules that use it must treat its directories as read-only and
+copy them before changing anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem.protocol.keystore import Keystore
+
+_CACHE: dict[str, Any] = {}
+
+
+@dataclass(frozen=True)
+class DemoGame:
+    """A finished demo game: its root directory, each player's game
+    directory and identity, and what the demo reported."""
+
+    root: Path
+    dirs: dict[str, Path]  # player name -> game directory
+    identities: dict[str, Any]  # player name -> Identity
+    sides: dict[str, str]  # player name -> side
+    report: Any
+
+    def messages(self, name: str | None = None) -> list[Path]:
+        """The message files of one player's directory, in order."""
+        directory = self.dirs[name or next(iter(self.dirs))]
+        return sorted(directory.glob("[0-9][0-9][0-9][0-9]-*.pbem"))
+
+
+def _identities(root: Path, names: tuple[str, ...]) -> dict[str, Any]:
+    return {name: Keystore(root / name / "keystore").load(lambda: None) for name in names}
+
+
+def ambon_game(factory: pytest.TempPathFactory) -> DemoGame:
+    """The Ambon demo (kenji plays japanese, jack allied), verified with --audit."""
+    if "ambon" not in _CACHE:
+        from pbem.demo import run_ambon_demo
+
+        root = factory.mktemp("ambon-demo")
+        report = run_ambon_demo(root)
+        assert report.verify.ok and report.logs_agree, report.verify.problems
+        names = ("kenji", "jack")
+        _CACHE["ambon"] = DemoGame(
+            root,
+            {name: root / name / "game" for name in names},
+            _identities(root, names),
+            {"kenji": "japanese", "jack": "allied"},
+            report,
+        )
+    return _CACHE["ambon"]
+
+
+def dice_game(factory: pytest.TempPathFactory) -> DemoGame:
+    """The dice demo (ann plays first, bob second): rolls, a sealed note
+    revealed in message 0004, ``end`` and the closing reply."""
+    if "dice" not in _CACHE:
+        from pbem.demo import run_dice_demo
+
+        root = factory.mktemp("dice-demo")
+        report = run_dice_demo(root)
+        assert report.verify.ok and report.logs_agree, report.verify.problems
+        names = ("ann", "bob")
+        _CACHE["dice"] = DemoGame(
+            root,
+            {name: root / name / "game" for name in names},
+            _identities(root, names),
+            {"ann": "first", "bob": "second"},
+            report,
+        )
+    return _CACHE["dice"]
