@@ -129,3 +129,11 @@ def test_audit_catches_a_later_store_rewriting_a_sealed_value(game, ann, bob, tm
     t.secrets["first"] = session.game_secret(ann, t.game, "first")
     problems = t.audit()
     assert any("message 0005: sealed store: reveal of slot 'mines' does not match" in p for p in problems), problems
+
+
+def test_verify_reports_progress_message_by_message(game, ann, bob):
+    da, db = game
+    session.receive(db, [play(da, ann, [])], bob)
+    seen = []
+    session.verify([db], progress=lambda done, total, label: seen.append((done, total, label)))
+    assert seen == [(1, 3, "message 0000"), (2, 3, "message 0001"), (3, 3, "message 0002")]

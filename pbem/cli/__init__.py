@@ -448,7 +448,10 @@ def verify(paths: tuple[str, ...], audit: bool, as_json: bool, extract: str | No
     from pbem.match import session
     from pbem.render import console as render
 
-    report = session.verify(paths, audit=audit)
+    from pbem.cli_everyday import progress_bar
+
+    with progress_bar("verifying") as progress:
+        report = session.verify(paths, audit=audit, progress=progress)
     if extract:
         write_extract(Path(extract), report.transcript)
     if as_json:

@@ -12,7 +12,7 @@ import base64
 import secrets as _random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from pbem import __version__
 from pbem.engine.machine import RevealDue
@@ -481,13 +481,18 @@ def collect(paths: Iterable[str | Path]) -> list[SignedMessage]:
     return [by_seq[s] for s in sorted(by_seq)]
 
 
-def verify(paths: Iterable[str | Path], *, audit: bool = False) -> VerifyReport:
+def verify(
+    paths: Iterable[str | Path], *, audit: bool = False, progress: Callable[[int, int, str], None] | None = None
+) -> VerifyReport:
     """Check every signature, link, chain value, reveal and die; with
-    ``audit``, every hidden fact too.  Raises on the first broken link."""
+    ``audit``, every hidden fact too.  Raises on the first broken link.
+    ``progress(done, total, label)`` is told of each message checked."""
     messages = collect(paths)
     transcript = Transcript()
-    for msg in messages:
+    for done, msg in enumerate(messages, 1):
         transcript.add(msg)
+        if progress is not None:
+            progress(done, len(messages), f"message {msg.seq:04d}")
     game = _game_for(transcript)
     result = replay(game, transcript)
     problems: list[str] = []
