@@ -12,55 +12,18 @@ Library modules are imported inside the commands, so ``pbem --help`` stays fast.
 
 from __future__ import annotations
 
-import functools
 import json
 from typing import Any, Callable
 
 import click
 
-
-def _handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn a PbemError into the CLI's error with its exit status (1 or 2)."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from pbem.errors import PbemError
-
-        try:
-            return func(*args, **kwargs)
-        except PbemError as err:
-            raise _click_error(str(err), err.exit_code) from err
-
-    return wrapper
-
-
-def _click_error(message: str, exit_code: int) -> click.ClickException:
-    try:
-        from pbem.cli import PbemClickError
-
-        return PbemClickError(message, exit_code)
-    except ImportError:  # pragma: no cover - pbem.cli always has it
-        error = click.ClickException(message)
-        error.exit_code = exit_code
-        return error
+from pbem.cli import PbemClickError as _ClickError
+from pbem.cli import handles_errors as _handles_errors
+from pbem.cli import read_orders as _read_toml
 
 
 def _emit(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
-
-
-def _read_toml(path: str) -> dict[str, Any]:
-    import tomllib
-
-    from pbem.errors import InputError
-
-    try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(f"{path}: not valid TOML: {err}") from err
-    except OSError as err:
-        raise InputError(f"{path}: {err.strerror}") from err
 
 
 def _game():
@@ -240,7 +203,7 @@ def check_berserk(position_path: str, units: tuple[str, ...], target: str | None
                 for c in lines:
                     click.echo(f"  [{c['rule']}] {c['text']}")
     if not ok:
-        raise _click_error("not all may go Berserk", IllegalOrderError.exit_code)
+        raise _ClickError("not all may go Berserk", IllegalOrderError.exit_code)
 
 
 @asl.command("human-wave")
@@ -277,7 +240,7 @@ def human_wave_command(position_path: str, units: str | None, hexes: str | None,
         for c in result.checks:
             click.echo(f"  {c.sentence()}")
     if not result.valid:
-        raise _click_error("not a valid Human Wave", IllegalOrderError.exit_code)
+        raise _ClickError("not a valid Human Wave", IllegalOrderError.exit_code)
 
 
 @asl.command("charge")
@@ -305,7 +268,7 @@ def charge(position_path: str, unit: str, target: str, route: str | None) -> Non
         result = berserk.check_route(position, unit, target, route.split())
         click.echo(result.sentence())
         if not result.ok:
-            raise _click_error("not a shortest Charge route", IllegalOrderError.exit_code)
+            raise _ClickError("not a shortest Charge route", IllegalOrderError.exit_code)
 
 
 def register(main: click.Group) -> None:

@@ -192,6 +192,19 @@ class Game(Protocol):
         """True once no further message is expected."""
 
 
+class Dispatching:
+    """For games whose ``apply`` routes each kind of action to its own
+    method: ``_order``, ``_rolled``, ``_sealed``, ``_opened``, ``_message_end``."""
+
+    _HANDLERS = {Ordered: "_order", DiceRolled: "_rolled", Sealed: "_sealed", Opened: "_opened", MessageEnd: "_message_end"}
+
+    def dispatch(self, state: Any, action: Action) -> tuple[Any, list[Event]]:
+        name = self._HANDLERS.get(type(action))
+        if name is None:
+            raise TypeError(f"unknown action {action!r}")
+        return getattr(self, name)(state, action)
+
+
 def apply_all(game: Game, state: Any, actions: Sequence[Action]) -> tuple[Any, list[Event]]:
     """Apply ``actions`` in order; the events of all of them."""
     events: list[Event] = []

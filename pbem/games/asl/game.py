@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Mapping, Sequence
 
 from pbem.engine.machine import (
+    Dispatching,
     DiceDue,
     DiceRolled,
     Event,
@@ -192,7 +193,7 @@ def _slot(order: Mapping[str, Any], where: str) -> str:
     return slot
 
 
-class AslGame:
+class AslGame(Dispatching):
     """The ASL assistant: verifiable DR/dr, sealed Dare-Death designations,
     Berserk and Human Wave checks (sides ``allied``, ``axis``)."""
 
@@ -331,17 +332,7 @@ class AslGame:
     def apply(self, state: AslState, action: Any) -> tuple[AslState, list[Event]]:
         if state.over:
             raise illegal("asl.end", "the game is over; no further action is possible")
-        if isinstance(action, Ordered):
-            return self._order(state, action)
-        if isinstance(action, DiceRolled):
-            return self._rolled(state, action)
-        if isinstance(action, Sealed):
-            return self._sealed(state, action)
-        if isinstance(action, Opened):
-            return self._opened(state, action)
-        if isinstance(action, MessageEnd):
-            return self._message_end(state, action)
-        raise TypeError(f"unknown action {action!r}")
+        return self.dispatch(state, action)
 
     def _closing_check(self, state: AslState, side: str, what: str) -> None:
         if state.ending_by is not None:

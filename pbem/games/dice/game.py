@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping, Sequence
 
 from pbem.engine.machine import (
+    Dispatching,
     DiceDue,
     DiceRolled,
     Event,
@@ -111,7 +112,7 @@ def _slot(order: Mapping[str, Any], where: str) -> str:
     return slot
 
 
-class DiceGame:
+class DiceGame(Dispatching):
     """Declared, verifiable rolls and sealed notes (sides ``first``, ``second``)."""
 
     name: ClassVar[str] = "dice"
@@ -175,17 +176,7 @@ class DiceGame:
     def apply(self, state: DiceState, action: Any) -> tuple[DiceState, list[Event]]:
         if state.over:
             raise illegal("dice.end", "the game is over; no further action is possible")
-        if isinstance(action, Ordered):
-            return self._order(state, action)
-        if isinstance(action, DiceRolled):
-            return self._rolled(state, action)
-        if isinstance(action, Sealed):
-            return self._sealed(state, action)
-        if isinstance(action, Opened):
-            return self._opened(state, action)
-        if isinstance(action, MessageEnd):
-            return self._message_end(state, action)
-        raise TypeError(f"unknown action {action!r}")
+        return self.dispatch(state, action)
 
     def _closing_check(self, state: DiceState, side: str, what: str) -> None:
         if state.ending_by is not None:
