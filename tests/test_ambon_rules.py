@@ -500,3 +500,13 @@ def test_order_syntax_errors_name_the_field():
         GAME.parse_orders({"order": [{"move": "3.A 1410 1509"}]}, JAPANESE)
     with pytest.raises(InputError, match="off the map"):
         GAME.parse_orders({"order": [{"move": "3.A: 1410 9999"}]}, JAPANESE)
+
+
+def test_14_4_the_two_extra_units_set_up_within_1_hex_of_1215():
+    state = allied_setup(GAME.initial_state({"rules": ["14.4"]}))
+    assert state.phase == "setup-japanese"
+    assert {state.piece(u).where for u in ("AUS-AT", "AUS-2/11")} <= {"1215", "1115", "1214", "1216", "1315", "1314", "1114", "1116"}
+    with pytest.raises(IllegalOrderError, match="14.4: AUS-AT must set up within 1 hex of 1215"):
+        allied_setup(GAME.initial_state({"rules": ["14.4"]}), changes={"AUS-AT": "1016"})
+    plain = allied_setup()  # without 14.4 the two units are not in the game
+    assert not plain.has_piece("AUS-AT")

@@ -365,6 +365,9 @@ class AmbonGame:
             allied = scen["allied"]
             for unit, hexlabel in allied["placements"].items():
                 public.append({"type": "place", "unit": unit, "hex": hexlabel})
+            for rule, table in scen.get("optional", {}).items():  # e.g. 14.4's two units, placed only with the rule
+                for unit, hexlabel in table.get("placements", {}).items():
+                    public.append({"type": "place", "unit": unit, "hex": hexlabel, "option": rule})
             secret = scen.get("secret", {})
             for piece, hexlabel in allied["concealed"].items():
                 public.append({"type": "conceal", "piece": piece, "hex": hexlabel})
@@ -576,6 +579,9 @@ class AmbonGame:
 
     def _place(self, state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:
         unit, where = action.order["unit"], action.order["hex"]
+        option = action.order.get("option")
+        if option is not None and not state.option(str(option)):
+            return state, []  # a placement for an optional rule not in use
         if unit in setup.CONCEALED or not state.has_piece(unit) or state.piece(unit).side != ALLIED:
             raise illegal("4.1", f"{unit!r} is not an Allied unit in this game")
         if self.map.terrain_at(self.map.hex(where)) == movement.SEA:
