@@ -218,6 +218,8 @@ class Solo:
 
                 public, _ = games.get(self.game_name)._historical("allied")
                 for p in public:
+                    if p.get("option"):
+                        continue  # solo games are played without optional rules
                     if p["type"] == "place":
                         out.append({"place": p["unit"], "hex": p["hex"]})
                     elif p["type"] == "conceal":
