@@ -13,7 +13,7 @@ Library modules are imported inside the commands, so ``pbem --help`` stays fast.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from typing import Any
 
 import click
 

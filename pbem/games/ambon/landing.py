@@ -10,12 +10,10 @@ from pbem.engine.machine import Event, illegal, replace
 from pbem.games.ambon.state import (
     ALLIED,
     ELIMINATED,
-    JAPANESE,
     REMOVED,
     AmbonState,
     Landing,
     LandingCombat,
-    Piece,
     Reveal,
 )
 
