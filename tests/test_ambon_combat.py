@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.engine import referee
-from pbem.engine.machine import DecisionDue, DiceDue, DiceRolled, MessageEnd, Ordered, replace
-from pbem.engine.standing import StandingTable
+from pbem.engine.machine import DecisionDue, DiceDue, MessageEnd, Ordered, replace
 from pbem.errors import IllegalOrderError
 from pbem.games.ambon import GAME, battle, combat
 from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE

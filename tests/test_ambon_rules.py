@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.engine import referee
-from pbem.engine.machine import DiceRolled, MessageEnd, Opened, Ordered, RevealDue, Sealed
+from pbem.engine.machine import MessageEnd, Opened, Ordered, RevealDue, Sealed
 from pbem.errors import IllegalOrderError, InputError
 from pbem.games.ambon import GAME, movement, setup
 from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE, REMOVED

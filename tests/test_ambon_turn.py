@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.engine import referee
-from pbem.engine.machine import DecisionDue, MessageEnd, Ordered, RevealDue, replace
+from pbem.engine.machine import DecisionDue, MessageEnd, Ordered, replace
 from pbem.errors import IllegalOrderError
 from pbem.games.ambon import GAME
 from pbem.games.ambon.state import ALLIED, JAPANESE
