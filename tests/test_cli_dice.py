@@ -150,3 +150,13 @@ def test_the_examples_dice_files_play_a_whole_game(started):
     assert a.run("receive", a.game, last_line(r.output)).exit_code == 0
     r = a.run("verify", a.game, "--audit")
     assert r.exit_code == 0 and "VERIFIED" in r.output
+
+
+def test_a_killed_writers_temporary_file_is_cleaned_up_by_the_next_writer(started, tmp_path):
+    a, _ = started
+    stale = a.game / ".tmp-abandoned"
+    stale.write_bytes(b"half a message")
+    (tmp_path / "e.toml").write_text("")
+    r = a.run("play", a.game, "--orders", tmp_path / "e.toml")
+    assert r.exit_code == 0, r.output
+    assert not stale.exists()

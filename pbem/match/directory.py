@@ -109,6 +109,11 @@ class GameDirectory:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError as err:
                 raise UsageError(f"{self.path} is in use by another pbem process; try again when it has finished") from err
+            # Holding the lock, any temporary file here was left by a writer
+            # that was killed before linking it: never a message, remove it.
+            for stale in self.path.glob(".tmp-*"):
+                with contextlib.suppress(OSError):
+                    stale.unlink()
             yield
         finally:
             os.close(fd)
