@@ -469,8 +469,9 @@ def collect(paths: Iterable[str | Path]) -> list[SignedMessage]:
             seq = msg.seq
         except IntegrityError as err:
             raise IntegrityError(f"{path.name}: {err}") from err
-        if path in named and named[path] != (seq, msg.side):
-            raise IntegrityError(f"{path.name} holds message {seq:04d} by {msg.side}: renamed or swapped files")
+        side = msg.body.get("side")  # unchecked yet: a damaged one is reported by the signature check
+        if path in named and isinstance(side, str) and named[path] != (seq, side):
+            raise IntegrityError(f"{path.name} holds message {seq:04d} by {side}: renamed or swapped files")
         if seq in by_seq:
             other = by_seq[seq]
             if other.body_bytes == msg.body_bytes:
