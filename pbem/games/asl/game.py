@@ -50,6 +50,7 @@ from pbem.engine.machine import (
     illegal,
     replace,
 )
+from pbem.engine import notes
 from pbem.errors import InputError
 from pbem.games.asl import dare_death
 from pbem.games.asl.data import AslData, load
@@ -119,15 +120,6 @@ class Setup:
 
 
 @dataclass(frozen=True)
-class Slot:
-    side: str
-    slot: str
-    sealed_in: int
-    value: str | None = None
-    revealed_in: int | None = None
-
-
-@dataclass(frozen=True)
 class Owed:
     side: str
     slot: str
@@ -151,7 +143,7 @@ class Declared:
 @dataclass(frozen=True)
 class AslState:
     setups: tuple[Setup, ...] = ()
-    slots: tuple[Slot, ...] = ()
+    slots: tuple[notes.Note, ...] = ()
     rolls: tuple[Roll, ...] = ()
     declared: tuple[Declared, ...] = ()
     owed: tuple[Owed, ...] = ()
@@ -161,8 +153,8 @@ class AslState:
     def setup_of(self, side: str) -> Setup | None:
         return next((s for s in self.setups if s.side == side), None)
 
-    def slot(self, side: str, slot: str) -> Slot | None:
-        return next((s for s in self.slots if s.side == side and s.slot == slot), None)
+    def slot(self, side: str, slot: str) -> notes.Note | None:
+        return notes.find(self.slots, side, slot)
 
 
 # --------------------------------------------------------------------------- parsing helpers
@@ -335,8 +327,7 @@ class AslGame(Dispatching):
         return self.dispatch(state, action)
 
     def _closing_check(self, state: AslState, side: str, what: str) -> None:
-        if state.ending_by is not None:
-            raise illegal("asl.end", f"{state.ending_by} ended the game: {side}'s closing message may carry reveals only, not {what}")
+        notes.closing_check(state.ending_by, side, what, "asl.end")
 
     def _order(self, state: AslState, action: Ordered) -> tuple[AslState, list[Event]]:
         order, side = action.order, action.side
@@ -422,20 +413,14 @@ class AslGame(Dispatching):
     # -- sealed slots ------------------------------------------------------------
     def _sealed(self, state: AslState, action: Sealed) -> tuple[AslState, list[Event]]:
         self._closing_check(state, action.side, "a new sealed value")
-        if state.slot(action.side, action.slot) is not None:
-            raise illegal("asl.seal", f"{action.side} already sealed slot {action.slot!r}")
-        slot = Slot(action.side, action.slot, action.seq)
+        slots = notes.seal(state.slots, action.side, action.slot, action.seq, "asl.seal")
         events = []
         if dare_death.squad_of(action.slot) is None:
             events.append(Event("asl.seal", f"{action.side} seals a note in slot {action.slot!r}", {"slot": action.slot}))
-        return replace(state, slots=state.slots + (slot,)), events
+        return replace(state, slots=slots), events
 
     def _opened(self, state: AslState, action: Opened) -> tuple[AslState, list[Event]]:
-        slot = state.slot(action.side, action.slot)
-        if slot is None:
-            raise illegal("asl.reveal", f"{action.side} has no sealed slot {action.slot!r}")
-        if slot.value is not None:
-            raise illegal("asl.reveal", f"slot {action.slot!r} is already revealed")
+        slots, slot = notes.open_note(state.slots, action.side, action.slot, action.value, action.seq, "asl.reveal")
         squad = dare_death.squad_of(action.slot)
         if squad is not None:
             try:
@@ -448,7 +433,6 @@ class AslGame(Dispatching):
         else:
             event = Event("asl.reveal", f"{action.side} reveals slot {action.slot!r} (sealed in message {slot.sealed_in:04d}): "
                           f"{action.value!r}", {"slot": action.slot, "value": action.value})
-        slots = tuple(replace(s, value=action.value, revealed_in=action.seq) if s is slot else s for s in state.slots)
         owed = tuple(o for o in state.owed if not (o.side == action.side and o.slot == action.slot))
         return replace(state, slots=slots, owed=owed), [event]
 

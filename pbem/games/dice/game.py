@@ -31,6 +31,7 @@ from pbem.engine.machine import (
     illegal,
     replace,
 )
+from pbem.engine import notes
 from pbem.errors import InputError
 from pbem.protocol.dice import DiceExpression
 
@@ -73,19 +74,10 @@ class Roll:
 
 
 @dataclass(frozen=True)
-class Note:
-    slot: str
-    side: str
-    sealed_in: int
-    value: str | None = None
-    revealed_in: int | None = None
-
-
-@dataclass(frozen=True)
 class DiceState:
     sides: tuple[str, str]
     rolls: tuple[Roll, ...] = ()
-    notes: tuple[Note, ...] = ()
+    notes: tuple[notes.Note, ...] = ()
     ending_by: str | None = None
     over: bool = False
     orders_in_message: int = 0
@@ -179,11 +171,7 @@ class DiceGame(Dispatching):
         return self.dispatch(state, action)
 
     def _closing_check(self, state: DiceState, side: str, what: str) -> None:
-        if state.ending_by is not None:
-            raise illegal(
-                "dice.end",
-                f"{state.ending_by} ended the game: {side}'s closing message may carry reveals only, not {what}",
-            )
+        notes.closing_check(state.ending_by, side, what, "dice.end")
 
     def _order(self, state: DiceState, action: Ordered) -> tuple[DiceState, list[Event]]:
         order = action.order
@@ -244,27 +232,18 @@ class DiceGame(Dispatching):
 
     def _sealed(self, state: DiceState, action: Sealed) -> tuple[DiceState, list[Event]]:
         self._closing_check(state, action.side, "a new sealed note")
-        if any(n.slot == action.slot and n.side == action.side for n in state.notes):
-            raise illegal("dice.seal", f"{action.side} already sealed a note in slot {action.slot!r}")
-        note = Note(action.slot, action.side, action.seq)
+        sealed = notes.seal(state.notes, action.side, action.slot, action.seq, "dice.seal")
         event = Event("dice.seal", f"{action.side} seals a note in slot {action.slot!r}", {"slot": action.slot})
-        return replace(state, notes=state.notes + (note,)), [event]
+        return replace(state, notes=sealed), [event]
 
     def _opened(self, state: DiceState, action: Opened) -> tuple[DiceState, list[Event]]:
-        for i, note in enumerate(state.notes):
-            if note.slot == action.slot and note.side == action.side:
-                break
-        else:
-            raise illegal("dice.reveal", f"{action.side} has no sealed note in slot {action.slot!r}")
-        if note.value is not None:
-            raise illegal("dice.reveal", f"slot {action.slot!r} is already revealed")
-        notes = state.notes[:i] + (replace(note, value=action.value, revealed_in=action.seq),) + state.notes[i + 1 :]
+        opened, note = notes.open_note(state.notes, action.side, action.slot, action.value, action.seq, "dice.reveal")
         event = Event(
             "dice.reveal",
             f"{action.side} reveals slot {action.slot!r} (sealed in message {note.sealed_in:04d}): {action.value!r}",
             {"slot": action.slot, "value": action.value},
         )
-        return replace(state, notes=notes), [event]
+        return replace(state, notes=opened), [event]
 
     def _message_end(self, state: DiceState, action: MessageEnd) -> tuple[DiceState, list[Event]]:
         if state.ending_by is not None and state.ending_by != action.side:
