@@ -5,9 +5,15 @@ that seals named slots (dice, ASL)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Any, Mapping
 
 from pbem.engine.machine import illegal, replace
+from pbem.errors import InputError
+
+SLOT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+MAX_TEXT = 4000
 
 
 @dataclass(frozen=True)
@@ -44,3 +50,42 @@ def closing_check(ending_by: str | None, side: str, what: str, rule: str) -> Non
     """After one side ended the game, the other's closing message carries reveals only."""
     if ending_by is not None:
         raise illegal(rule, f"{ending_by} ended the game: {side}'s closing message may carry reveals only, not {what}")
+
+
+# --------------------------------------------------------------------------- orders
+
+
+def _string(order: Mapping[str, Any], name: str, where: str, limit: int) -> str:
+    value = order.get(name)
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"{where}: field {name!r} must be a non-empty string, got {value!r}", field=name)
+    if len(value) > limit:
+        raise InputError(f"{where}: field {name!r} is longer than {limit} characters", field=name)
+    return value
+
+
+def slot_name(order: Mapping[str, Any], where: str, reserved: str = "", reserved_for: str = "are the game's own") -> str:
+    """The ``slot`` of a seal or reveal order; names starting ``reserved``
+    belong to the game's own slots."""
+    slot = _string(order, "slot", where, 64).strip()
+    if not SLOT_RE.match(slot):
+        raise InputError(
+            f"{where}: slot {slot!r} must be 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit",
+            field="slot",
+        )
+    if reserved and slot.startswith(reserved):
+        raise InputError(f"{where}: slot names starting {reserved!r} {reserved_for}", field="slot")
+    return slot
+
+
+def read_note_order(kind: str, order: Mapping[str, Any], where: str, seals: dict[str, str], reveals: list[str],
+                    reserved: str = "", reserved_for: str = "are the game's own") -> None:
+    """A ``seal`` (``slot``, ``text``) or ``reveal`` (``slot``) order: the text
+    goes to ``seals`` (never into the public body), the slot to ``reveals``."""
+    slot = slot_name(order, where, reserved, reserved_for)
+    if kind == "reveal":
+        reveals.append(slot)
+        return
+    if slot in seals:
+        raise InputError(f"{where}: slot {slot!r} is sealed twice in these orders", field="slot")
+    seals[slot] = _string(order, "text", where, MAX_TEXT)

@@ -56,10 +56,8 @@ from pbem.games.asl import dare_death
 from pbem.games.asl.data import AslData, load
 
 ALLIED, AXIS = "allied", "axis"
-SLOT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 SQUAD_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 MAX_PURPOSE = 200
-MAX_TEXT = 4000
 DICE = {"DR": 2, "dr": 1}
 ORDER_FIELDS = {  # type: (required, optional)
     "setup": (("nationality",), ("squads", "dare_death")),
@@ -176,15 +174,6 @@ def _int(order: Mapping[str, Any], name: str, where: str) -> int:
     return value
 
 
-def _slot(order: Mapping[str, Any], where: str) -> str:
-    slot = _text(order, "slot", where, 64)
-    if not SLOT_RE.match(slot):
-        raise InputError(f"{where}: slot {slot!r} must be 1-64 letters, digits, '_', '.' or '-'", field="slot")
-    if slot.startswith(dare_death.SLOT_PREFIX):
-        raise InputError(f"{where}: slot names starting {dare_death.SLOT_PREFIX!r} hold Dare-Death designations", field="slot")
-    return slot
-
-
 class AslGame(Dispatching):
     """The ASL assistant: verifiable DR/dr, sealed Dare-Death designations,
     Berserk and Human Wave checks (sides ``allied``, ``axis``)."""
@@ -279,13 +268,9 @@ class AslGame(Dispatching):
                     except InputError as err:
                         raise InputError(f"{where}: {err}", field="units") from None
                 public.append(item)
-            elif kind == "seal":
-                slot = _slot(order, where)
-                if slot in seals:
-                    raise InputError(f"{where}: slot {slot!r} is sealed twice in these orders", field="slot")
-                seals[slot] = _text(order, "text", where, MAX_TEXT)
-            elif kind == "reveal":
-                reveals.append(_slot(order, where))
+            elif kind in ("seal", "reveal"):
+                notes.read_note_order(kind, order, where, seals, reveals, reserved=dare_death.SLOT_PREFIX,
+                                      reserved_for="hold Dare-Death designations")
             else:
                 public.append({"type": "end"})
                 ends = True

@@ -14,7 +14,6 @@ Rule ids cited in errors are the sections of docs/games/dice.md.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping, Sequence
 
@@ -35,9 +34,7 @@ from pbem.engine import notes
 from pbem.errors import InputError
 from pbem.protocol.dice import DiceExpression
 
-SLOT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 MAX_NOTE = 200
-MAX_TEXT = 4000
 ORDER_FIELDS = {
     "roll": {"type", "dice", "note"},
     "seal": {"type", "slot", "text"},
@@ -94,16 +91,6 @@ def _text(order: Mapping[str, Any], name: str, where: str, limit: int, *, requir
     return value
 
 
-def _slot(order: Mapping[str, Any], where: str) -> str:
-    slot = _text(order, "slot", where, 64)
-    if not SLOT_RE.match(slot):
-        raise InputError(
-            f"{where}: slot {slot!r} must be 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit",
-            field="slot",
-        )
-    return slot
-
-
 class DiceGame(Dispatching):
     """Declared, verifiable rolls and sealed notes (sides ``first``, ``second``)."""
 
@@ -151,13 +138,8 @@ class DiceGame(Dispatching):
                 dice = _text(order, "dice", where, 64)
                 DiceExpression.parse(dice, field=f"{where}: dice")
                 public.append({"type": "roll", "dice": dice, "note": _text(order, "note", where, MAX_NOTE, required=False)})
-            elif kind == "seal":
-                slot = _slot(order, where)
-                if slot in seals:
-                    raise InputError(f"{where}: slot {slot!r} is sealed twice in these orders", field="slot")
-                seals[slot] = _text(order, "text", where, MAX_TEXT)
-            elif kind == "reveal":
-                reveals.append(_slot(order, where))
+            elif kind in ("seal", "reveal"):
+                notes.read_note_order(kind, order, where, seals, reveals)
             else:
                 public.append({"type": "end"})
                 ends = True
