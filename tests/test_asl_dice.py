@@ -89,3 +89,15 @@ def test_asl_DR_author_cannot_preview_and_both_logs_agree(players, tmp_path):
     assert final["values"] == provisional["values"] and not final["provisional"]
     report = json.loads(ann.run("verify", ann.game, "--json").output)
     assert report["ok"] and report["rolls"][0]["values"] == final["values"]
+
+
+def test_an_order_type_that_is_not_a_string_is_an_input_error():
+    """The dice game's fuzzing found this for `type = []`; ASL reads orders the same way."""
+    import pytest
+
+    from pbem.errors import InputError
+    from pbem.games.asl import GAME
+
+    for value in ([], {}):
+        with pytest.raises(InputError, match="order 1: unknown type"):
+            GAME.parse_orders({"order": [{"type": value}]}, "allied")

@@ -51,6 +51,7 @@ from pbem.engine.machine import (
     replace,
 )
 from pbem.engine import notes
+from pbem.engine.orders import typed_orders
 from pbem.errors import InputError
 from pbem.games.asl import dare_death
 from pbem.games.asl.data import AslData, load
@@ -204,13 +205,6 @@ class AslGame(Dispatching):
         human-wave orders.  Dare-Death designations become seals here."""
         from pbem.games.asl.position import parse_position, unit_ids
 
-        unknown = sorted(set(document) - {"order", "position"})
-        if unknown:
-            raise InputError(f"orders: unknown top-level key(s) {', '.join(unknown)}; use [[order]] and [position]",
-                             field=unknown[0])
-        orders = document.get("order", [])
-        if not isinstance(orders, list):
-            raise InputError("orders: 'order' must be an array of tables ([[order]])", field="order")
         position = None
         if "position" in document:
             position = parse_position(document["position"], self.data, allow_dare_death=False)
@@ -218,13 +212,7 @@ class AslGame(Dispatching):
         seals: dict[str, str] = {}
         reveals: list[str] = []
         ends = False
-        for number, order in enumerate(orders, 1):
-            where = f"order {number}"
-            if not isinstance(order, Mapping):
-                raise InputError(f"{where}: must be a table", field="order")
-            kind = order.get("type")
-            if kind not in ORDER_FIELDS:
-                raise InputError(f"{where}: unknown type {kind!r} (expected one of {', '.join(ORDER_FIELDS)})", field="type")
+        for number, kind, order in typed_orders(document, ORDER_FIELDS, top_level=("order", "position")):
             required, optional = ORDER_FIELDS[kind]
             where = f"order {number} ({kind})"
             extra = sorted(set(order) - {"type", *required, *optional})

@@ -31,6 +31,7 @@ from pbem.engine.machine import (
     replace,
 )
 from pbem.engine import notes
+from pbem.engine.orders import typed_orders
 from pbem.errors import InputError
 from pbem.protocol.dice import DiceExpression
 
@@ -110,25 +111,12 @@ class DiceGame(Dispatching):
 
     def parse_orders(self, document: Mapping[str, Any], side: str) -> ParsedOrders:
         """Read an orders document (syntax only; legality is ``apply``'s)."""
-        unknown = set(document) - {"order"}
-        if unknown:
-            raise InputError(f"orders: unknown top-level key(s) {', '.join(sorted(unknown))}; use [[order]] tables")
-        orders = document.get("order", [])
-        if not isinstance(orders, list):
-            raise InputError("orders: 'order' must be an array of tables ([[order]])", field="order")
         public: list[dict[str, Any]] = []
         seals: dict[str, str] = {}
         reveals: list[str] = []
         ends = False
-        for number, order in enumerate(orders, 1):
+        for number, kind, order in typed_orders(document, ORDER_FIELDS):
             where = f"order {number}"
-            if not isinstance(order, dict):
-                raise InputError(f"{where}: must be a table", field="order")
-            kind = order.get("type")
-            if not isinstance(kind, str) or kind not in ORDER_FIELDS:
-                raise InputError(
-                    f"{where}: unknown type {kind!r} (expected one of {', '.join(ORDER_FIELDS)})", field="type"
-                )
             extra = set(order) - ORDER_FIELDS[kind]
             if extra:
                 raise InputError(f"{where} ({kind}): unknown field(s) {', '.join(sorted(extra))}", field=sorted(extra)[0])
