@@ -20,19 +20,17 @@ waits for the next run.
 
 from __future__ import annotations
 
-import email
-import email.policy
-import html
-import mailbox
 import re
-import tempfile
 from dataclasses import dataclass, field
-from email.message import Message
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from pbem.errors import InputError, PbemError
 from pbem.protocol.message import BEGIN, END, SUMMARY_HEAD, SignedMessage
+
+if TYPE_CHECKING:  # the email, mailbox and html modules cost ~20 ms: imported when a mail is read
+    import mailbox
+    from email.message import Message
 
 STDIN = "-"
 _QUOTE = re.compile(r"^(?:[ \t]*>[ \t]?)+")
@@ -157,6 +155,8 @@ def looks_like_mbox(data: bytes) -> bool:
 
 def html_to_text(markup: str) -> str:
     """Enough of an HTML body's text to find an armoured block pasted in it."""
+    import html
+
     markup = _SCRIPT.sub("", markup)
     markup = _BLOCK_TAGS.sub("\n", markup)
     return html.unescape(_TAG.sub("", markup)).replace("\xa0", " ")
@@ -193,7 +193,10 @@ def blocks_in_mail(data: bytes | Message, origin: str) -> Scan:
     """Every armoured block in one email: each text part and attachment,
     decoded from its transfer encoding (base64, quoted-printable, 7bit,
     8bit), forwarded messages included."""
-    msg = data if isinstance(data, Message) else email.message_from_bytes(data, policy=email.policy.default)
+    import email
+    import email.policy
+
+    msg = email.message_from_bytes(data, policy=email.policy.default) if isinstance(data, bytes) else data
     described = _describe(msg)
     base = f"{origin} ({described})" if described else origin
     scan = Scan()
@@ -227,6 +230,8 @@ def _mailbox_messages(box: mailbox.Mailbox, keys: Iterable[str]) -> Iterator[tup
 
 def blocks_in_mbox(path: Path) -> Scan:
     """Every armoured block in every message of an mbox file, in file order."""
+    import mailbox
+
     box = mailbox.mbox(str(path), create=False)
     scan = Scan()
     try:
@@ -244,6 +249,8 @@ def is_maildir(path: Path) -> bool:
 def blocks_in_maildir(path: Path) -> Scan:
     """Every armoured block in a Maildir folder (``new`` and ``cur``), in
     delivery order (Maildir names start with the delivery time)."""
+    import mailbox
+
     box = mailbox.Maildir(str(path), factory=None, create=False)
     scan = Scan()
     keys = sorted(box.keys(), key=lambda k: (_delivery_time(k), k))
@@ -266,6 +273,8 @@ def _delivery_time(key: str) -> float:
 def scan_bytes(data: bytes, origin: str) -> Scan:
     """Text of unknown kind (a file, standard input): mbox, email or plain text."""
     if looks_like_mbox(data):
+        import tempfile
+
         with tempfile.NamedTemporaryFile(suffix=".mbox") as handle:
             handle.write(data)
             handle.flush()
@@ -406,6 +415,8 @@ def import_sources(
             report.already.append(item)
         else:
             todo.append(item)
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="pbem-import-") as tmp:
         for done, item in enumerate(todo):
             length = len(match.transcript)

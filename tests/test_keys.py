@@ -20,10 +20,9 @@ from pbem.protocol.keys import (
     Identity,
     PublicKey,
     derive_secret,
-    is_encrypted,
     public_key_of_private,
-    ssh_string,
 )
+from pbem.protocol.sshwire import is_encrypted, ssh_string
 
 SSH_KEYGEN = shutil.which("ssh-keygen")
 needs_ssh_keygen = pytest.mark.skipif(SSH_KEYGEN is None, reason="ssh-keygen not on PATH")

@@ -12,7 +12,8 @@ import sys
 import pytest
 
 from pbem.errors import IdentityError, UsageError
-from pbem.protocol.keys import Identity, is_encrypted
+from pbem.protocol.keys import Identity
+from pbem.protocol.sshwire import is_encrypted
 from pbem.protocol.keystore import Keystore, atomic_write, home_dir, passphrase_from_env
 
 SSH_KEYGEN = shutil.which("ssh-keygen")

@@ -50,7 +50,8 @@ from pbem.errors import PbemError
 from pbem.match import session
 from pbem.protocol import sealed
 from pbem.protocol.chain import CHAIN_LENGTH, HashChain, chain_seed
-from pbem.protocol.keys import Identity, is_encrypted
+from pbem.protocol.keys import Identity
+from pbem.protocol.sshwire import is_encrypted
 from pbem.protocol.message import SignedMessage
 from pbem.protocol.transcript import Transcript
 

@@ -77,7 +77,31 @@ def load_identity():
     return keystore().load(passphrase_provider())
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class PbemGroup(click.Group):
+    """A group whose plugin commands (Calumpit, ASL, everyday use) are imported
+    only when needed: ``pbem show`` does not pay for them; ``pbem --help``, a
+    plugin's command, or any look at ``.commands`` registers them first."""
+
+    @property
+    def commands(self) -> dict[str, click.Command]:  # type: ignore[override]
+        _register_plugins()
+        return self._own
+
+    @commands.setter
+    def commands(self, value: dict[str, click.Command]) -> None:
+        self._own = dict(value)
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        name = name or cmd.name
+        if name is None:
+            raise TypeError("Command has no name.")
+        self._own[name] = cmd
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return self._own.get(cmd_name) or self.commands.get(cmd_name)
+
+
+@click.group(cls=PbemGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="pbem")
 def main() -> None:
     """pbem: play-by-email for board wargames.
@@ -148,7 +172,7 @@ def key_show(as_json: bool) -> None:
 @handles_errors
 def key_import(path: str) -> None:
     """Adopt an existing OpenSSH ed25519 key, e.g. ~/.ssh/id_ed25519."""
-    from pbem.protocol.keys import is_encrypted
+    from pbem.protocol.sshwire import is_encrypted
 
     data = Path(path).read_bytes()
     passphrase = passphrase_provider(f"Passphrase for {path}")() if is_encrypted(data) else None
@@ -360,14 +384,31 @@ def ask_orders(match: Any) -> dict[str, Any]:
 @click.option("--json", "as_json", is_flag=True, help="Print your side's view as JSON.")
 @click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Also draw the board as an SVG file.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), help="Also write a self-contained HTML page.")
+@click.option("--fresh", is_flag=True, help="Verify and replay the game even if the view drawn last time is still current.")
 @handles_errors
-def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | None) -> None:
-    """Show the game from your side's view: board, order of battle, turn, last events."""
-    from pbem.match import session
-    from pbem.render import board
-    from pbem.render import console as render
+def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | None, fresh: bool) -> None:
+    """Show the game from your side's view: board, order of battle, turn, last events.
 
-    match = session.load(directory, load_identity())
+    \b
+    The text drawn is kept in your keystore (PBEM_HOME/views; sealed under
+    your key if it has a passphrase): while no message, terminal or pbem
+    file changes, showing the game again skips the replay (--fresh replays
+    anyway).
+    """
+    from pbem.match import viewcache
+
+    owner = viewcache.Owner.of(keystore().path)
+    unlock = functools.cache(load_identity)
+    mode, shape = ("json" if as_json else "board"), viewcache.console_inputs()
+    digest = viewcache.files_digest(directory) if owner and not (svg_path or html_path) else None
+    if digest is not None and not fresh:
+        text = viewcache.lookup(directory, owner, digest, mode, shape, unlock)
+        if text is not None:
+            _write_out(text)
+            return
+    from pbem.match import session
+
+    match = session.load(directory, unlock())
     view = match.view()
     if svg_path:
         write_svg(svg_path, match.game, view, f"{match.game.name} -- {match.player.side}'s view")
@@ -376,17 +417,39 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
 
         Path(html_path).write_text(match_html(match), encoding="utf-8")
     if as_json:
-        emit_json(render.match_json(match))
-    elif board.has_board(match.game, view):
-        last = len(match.transcript) - 1
-        events = [e for s, e in match.replay.events if s == last]
-        board.print_board(console(), match.game, view, you=match.player.side, events=events)
-        render.print_turn(console(), match)
+        from pbem.render import console as render
+
+        text = json.dumps(render.match_json(match), indent=2, sort_keys=True) + "\n"
     else:
         out = console()
+        with out.capture() as captured:
+            draw_match(out, match, view)
+        text = captured.get()
+    _write_out(text)
+    if digest is not None:
+        viewcache.store(directory, owner, digest, mode, shape, match.game, text, unlock())
+
+
+def draw_match(out: Any, match: Any, view: Any) -> None:
+    """The board (or a boardless game's summary), its last events and whose turn it is."""
+    from pbem.render import board
+    from pbem.render import console as render
+
+    if board.has_board(match.game, view):
+        last = len(match.transcript) - 1
+        events = [e for s, e in match.replay.events if s == last]
+        board.print_board(out, match.game, view, you=match.player.side, events=events)
+        render.print_turn(out, match)
+    else:
         for line in getattr(match.game, "summary", lambda state: [])(match.replay.state):
             out.print(line, markup=False)
         render.print_show(out, match)
+
+
+def _write_out(text: str) -> None:
+    """Write drawn text as it is (click.echo would strip colours rich was told to force)."""
+    sys.stdout.write(text)
+    sys.stdout.flush()
 
 
 def write_svg(path: str, game: Any, view: Any, title: str) -> None:
@@ -542,7 +605,7 @@ def adjudicate(
 # --------------------------------------------------------------------------- solo
 
 
-@main.group()
+@main.group(cls=PbemGroup)
 def solo() -> None:
     """Play alone at the terminal; the house keeps what the rules hide (DESIGN 4.5)."""
 
@@ -620,18 +683,23 @@ def demo(game: str, directory: str | None) -> None:
 
 
 # Commands that live beside their libraries (each module imports only click
-# and pbem.cli at the top).  When one of them is imported first, it is still
-# initialising here and registers itself later.
+# and pbem.cli at the top) are registered the first time a command list is
+# needed, or a command that pbem.cli does not hold itself (PbemGroup).
+_PLUGINS = ("pbem.cli_calumpit", "pbem.cli_asl", "pbem.cli_everyday")
+_plugins_registered = False
+
+
 def _register_plugins() -> None:
+    global _plugins_registered
+    if _plugins_registered:
+        return
+    _plugins_registered = True
     import importlib
 
-    for name in ("pbem.cli_calumpit", "pbem.cli_asl", "pbem.cli_everyday"):
+    for name in _PLUGINS:
         module = importlib.import_module(name)
         if hasattr(module, "register"):
             module.register(main)
-
-
-_register_plugins()
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Iterator
 
@@ -38,6 +37,8 @@ def atomic_create(path: Path, data: bytes, *, mode: int = 0o644) -> None:
 
 
 def _write_new(path: Path, data: bytes, mode: int) -> None:
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -13,12 +13,15 @@ crash never leaves a half-written key.
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pbem.errors import IdentityError, UsageError
-from pbem.protocol.keys import Identity, PublicKey, is_encrypted, public_key_of_private
+from pbem.protocol.sshwire import is_encrypted
+
+if TYPE_CHECKING:  # keys imports cryptography: loaded when a key is read or made, not to find the home
+    from pbem.protocol.keys import Identity, PublicKey
 
 HOME_ENV = "PBEM_HOME"
 PASSPHRASE_ENV = "PBEM_PASSPHRASE"
@@ -65,6 +68,8 @@ class Keystore:
     def create(self, name: str, passphrase: bytes | None) -> Identity:
         """Generate and store a new identity; refuses to replace an existing one."""
         self._refuse_overwrite()
+        from pbem.protocol.keys import Identity
+
         identity = Identity.generate(name)
         self._store(identity, passphrase)
         return identity
@@ -76,6 +81,8 @@ class Keystore:
         encrypted, unencrypted otherwise.  The name defaults to the comment in the
         neighbouring ``.pub`` file, then to the key's own comment.
         """
+        from pbem.protocol.keys import Identity, public_key_of_private
+
         self._refuse_overwrite()
         path = Path(path)
         data = _read(path, "key file")
@@ -90,6 +97,8 @@ class Keystore:
 
     def public(self) -> PublicKey:
         """The stored public key; needs no passphrase."""
+        from pbem.protocol.keys import PublicKey, public_key_of_private
+
         if self.public_path.is_file():
             return PublicKey.from_openssh(_read(self.public_path, "public key").decode("utf-8", errors="replace"))
         if self.exists():  # identity.pub lost: the private file carries the public key in clear
@@ -98,6 +107,8 @@ class Keystore:
 
     def load(self, passphrase_provider: Callable[[], bytes | None]) -> Identity:
         """The stored identity; ``passphrase_provider`` is called only if the key is encrypted."""
+        from pbem.protocol.keys import Identity
+
         if not self.exists():
             raise self._absent()
         data = _read(self.identity_path, "key file")
@@ -129,6 +140,8 @@ class Keystore:
 
 def atomic_write(path: Path, data: bytes, mode: int = 0o600) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new one, never a part."""
+    import secrets
+
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), mode)
     try:
@@ -165,6 +178,8 @@ def _read(path: Path, what: str) -> bytes:
 
 
 def _read_public(pub_path: Path) -> PublicKey | None:
+    from pbem.protocol.keys import PublicKey
+
     """The ``.pub`` file next to an imported key, or None if it is absent or unreadable."""
     try:
         return PublicKey.from_openssh(pub_path.read_text("utf-8"))
