@@ -36,15 +36,18 @@ Deleting the cache is always safe; a damaged entry is ignored and replaced.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 from pbem.errors import PbemError
+
+try:  # CPython's own BLAKE2: importing hashlib would load OpenSSL first, a kept view's largest import
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - other interpreters
+    from hashlib import blake2b
 
 FORMAT = "pbem-views-v1"
 KEEP = 4  # entries kept per game: a board and its --json, two terminal widths
@@ -57,12 +60,17 @@ CONSOLE_ENV = (
 )
 
 
+def _hash(data: bytes = b"") -> Any:
+    """BLAKE2b-256: the digests that key and check kept views."""
+    return blake2b(data, digest_size=32)
+
+
 def files_digest(directory: str | os.PathLike[str]) -> str | None:
-    """SHA-256 of the names and bytes of every message file, in order (None:
+    """BLAKE2b-256 of the names and bytes of every message file, in order (None:
     no game here, or files the full load must report on: never cached)."""
     from pbem.match.directory import GameDirectory
 
-    digest = hashlib.sha256(FORMAT.encode())
+    digest = _hash(FORMAT.encode())
     try:
         files = GameDirectory(directory).message_files()
         for _, _, path in files:
@@ -92,12 +100,11 @@ def console_inputs() -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
-class Owner:
+class Owner(NamedTuple):
     """The keystore whose player the views were drawn for."""
 
     home: Path
-    tag: str  # SHA-256 of the key files
+    tag: str  # BLAKE2b of the key files
     sealed: bool  # the private key is passphrase-protected: entries are sealed
 
     @classmethod
@@ -112,12 +119,12 @@ class Owner:
             sealed = is_encrypted(private)
         except (OSError, PbemError):
             return None
-        tag = hashlib.sha256(b"%d\x00" % len(private) + private + public).hexdigest()
+        tag = _hash(b"%d\x00" % len(private) + private + public).hexdigest()
         return cls(home, tag, sealed)
 
     def path_for(self, directory: str | os.PathLike[str]) -> Path:
         where = str(Path(directory).resolve())
-        return self.home / VIEWS_DIR / (hashlib.sha256(where.encode("utf-8")).hexdigest()[:32] + ".json")
+        return self.home / VIEWS_DIR / (_hash(where.encode("utf-8")).hexdigest()[:32] + ".json")
 
 
 def code_files(game: Any) -> dict[str, list[int]]:
@@ -204,7 +211,7 @@ def _open(entry: dict, owner: Owner, digest: str, mode: str, console: Mapping[st
     try:
         if not owner.sealed:
             text = entry["text"]
-            if not isinstance(text, str) or hashlib.sha256(text.encode("utf-8")).hexdigest() != entry["sha256"]:
+            if not isinstance(text, str) or _hash(text.encode("utf-8")).hexdigest() != entry["blake2b"]:
                 return None
             return text
         import base64
@@ -246,7 +253,7 @@ def store(
         sealed = ChaCha20Poly1305(_key(identity, digest)).encrypt(nonce, text.encode("utf-8"), _associated(digest, mode, console))
         entry = {"nonce": base64.b64encode(nonce).decode(), "sealed": base64.b64encode(sealed).decode()}
     else:
-        entry = {"text": text, "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}
+        entry = {"text": text, "blake2b": _hash(text.encode("utf-8")).hexdigest()}
     entry.update(mode=mode, console=dict(console))
     path = owner.path_for(directory)
     old = _read(path)

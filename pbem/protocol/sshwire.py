@@ -7,11 +7,10 @@ passphrase-protected (or to read SSH wire data) does not pay for importing
 
 from __future__ import annotations
 
-import base64
 import binascii
 import re
 import struct
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from pbem.errors import IdentityError, PbemError
 
@@ -85,8 +84,7 @@ def is_encrypted(data: bytes) -> bool:
     return parse_private_header(data).encrypted
 
 
-@dataclass(frozen=True)
-class PrivateHeader:
+class PrivateHeader(NamedTuple):
     encrypted: bool
     public_blob: bytes
     comment: str  # "" when encrypted: the comment lives in the encrypted part
@@ -100,7 +98,7 @@ def parse_private_header(data: bytes) -> PrivateHeader:
     if not match:
         raise IdentityError("not an OpenSSH private key: no '-----BEGIN OPENSSH PRIVATE KEY-----' block")
     try:
-        raw = base64.b64decode(b"".join(match.group(1).split()), validate=True)
+        raw = binascii.a2b_base64(b"".join(match.group(1).split()), strict_mode=True)  # = b64decode(validate=True)
     except (binascii.Error, ValueError) as err:
         raise IdentityError(f"not an OpenSSH private key: bad base64 ({err})") from err
     if not raw.startswith(_PRIVATE_MAGIC):
