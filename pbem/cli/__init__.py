@@ -204,17 +204,36 @@ def parse_options(rules: tuple[str, ...]) -> dict[str, Any]:
     return {"rules": sorted(set(rules))} if rules else {}
 
 
+DATA_HELP = "The printed game's data: a directory of data files, or the name of a set installed with `pbem data add`."
+
+
+def use_data(game_name: str, data: str | None) -> str | None:
+    """A directory given as --data is installed in the keystore first, so that
+    every later command finds the data message 0 pins."""
+    if data is None or not Path(data).is_dir():
+        return data
+    from pbem.games import datasets
+
+    found, new = datasets.install(game_name, data)
+    click.echo(f"{'installed' if new else 'using installed'} {game_name} data set {found.name}: {found.ruleset}", err=True)
+    return found.name
+
+
 @main.command()
 @click.argument("directory", type=click.Path(file_okay=False))
 @click.option("--game", "game_name", required=True, help="Game module: dice, ...")
 @click.option("--as", "side", required=True, help="Your side, e.g. first.")
 @click.option("--opponent", required=True, help="Opponent's public key: a .pub file or the line itself.")
 @click.option("--rule", "rules", multiple=True, help="Optional rule to play with (repeatable), e.g. 14.2.")
+@click.option("--data", help=DATA_HELP + " Default: the data shipped with pbem.")
 @handles_errors
-def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[str, ...]) -> None:
+def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[str, ...], data: str | None) -> None:
     """Propose a game: write message 0 into DIRECTORY.
 
     The last line printed is the file to send to your opponent.
+
+    Message 0 pins the hash of the game's data: the shipped data, or --data
+    (your opponent then needs the same files: pbem data add).
 
     Example: pbem new games/bob --game dice --as first --opponent bob.pub
     """
@@ -222,7 +241,8 @@ def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[s
 
     opponent_key = read_public_key(opponent)
     identity = load_identity()
-    path = session.new_game(directory, game_name, side, opponent_key, identity, parse_options(rules))
+    data = use_data(game_name, data)
+    path = session.new_game(directory, game_name, side, opponent_key, identity, parse_options(rules), data)
     click.echo(f"proposed a {game_name} game to {opponent_key.fingerprint}; you play {side}")
     click.echo(path)
 
@@ -232,14 +252,21 @@ def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[s
 @click.option("--dir", "directory", required=True, type=click.Path(file_okay=False), help="New game directory.")
 @click.option("--orders", "orders_path", type=click.Path(exists=True, dir_okay=False),
               help="Orders to carry in message 1 (e.g. your setup).")
+@click.option("--data", type=click.Path(exists=True, file_okay=False),
+              help="The data files your opponent chose, if not shipped or installed (installed first).")
 @handles_errors
-def join(proposal: str, directory: str, orders_path: str | None) -> None:
+def join(proposal: str, directory: str, orders_path: str | None, data: str | None) -> None:
     """Accept a proposal (message 0) and write message 1.
 
     The last line printed is the file to send back.
     """
     from pbem.match import session
 
+    if data is not None:
+        from pbem.match.session import read_messages
+
+        (_, first), *_ = read_messages([Path(proposal)])
+        use_data(str((first.body.get("setup") or {}).get("module", "")), data)
     identity = load_identity()
     orders = read_orders(orders_path) if orders_path else None
     path, transcript = session.join_game(proposal, directory, identity, orders)
@@ -488,8 +515,10 @@ def log(directory: str, as_json: bool) -> None:
     type=click.Path(file_okay=False),
     help="Write each message's body, signature and allowed_signers file here, for ssh-keygen.",
 )
+@click.option("--data", "data_dirs", multiple=True, type=click.Path(exists=True, file_okay=False),
+              help="A directory that may hold the data message 0 pins (repeatable; installed sets are found anyway).")
 @handles_errors
-def verify(paths: tuple[str, ...], audit: bool, as_json: bool, extract: str | None) -> None:
+def verify(paths: tuple[str, ...], audit: bool, as_json: bool, extract: str | None, data_dirs: tuple[str, ...]) -> None:
     """Check a game: every signature, link, chain value, reveal and die.
 
     PATHS are game directories or message files.  Exit status 0 only if all
@@ -513,7 +542,7 @@ def verify(paths: tuple[str, ...], audit: bool, as_json: bool, extract: str | No
     from pbem.cli_everyday import progress_bar
 
     with progress_bar("verifying") as progress:
-        report = session.verify(paths, audit=audit, progress=progress)
+        report = session.verify(paths, audit=audit, progress=progress, data=data_dirs)
     if extract:
         write_extract(Path(extract), report.transcript)
     if as_json:
@@ -603,6 +632,53 @@ def adjudicate(
 
 
 # --------------------------------------------------------------------------- solo
+
+
+@main.group()
+def data() -> None:
+    """The data a game is played with: shipped, or the printed game's values.
+
+    \b
+    pbem ships data for each game (for Ambon a reconstruction: the printed
+    map, counters, CRT and TEC are not public).  Owners of the printed game
+    install its values once and propose games with them:
+      pbem data add ambon ~/ambon-printed --name printed
+      pbem new games/bob --game ambon --as japanese --opponent bob.pub --data printed
+    Message 0 pins the data's hash; your opponent installs the same files
+    (or joins with --data DIR), and every command then finds them by hash.
+    """
+
+
+@data.command("list")
+@click.argument("games", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="Print the sets as JSON.")
+@handles_errors
+def data_list(games: tuple[str, ...], as_json: bool) -> None:
+    """Each data set (shipped and installed) of GAMES (default: every game with data), with its hash."""
+    from pbem import games as registry
+    from pbem.games import datasets
+
+    names = games or tuple(n for n in sorted(registry.available()) if hasattr(registry.get(n), "ruleset_files"))
+    sets = [s for name in names for s in datasets.describe_all(name)]
+    if as_json:
+        emit_json([{"game": s.game, "name": s.name, "path": str(s.path) if s.path else None, "ruleset": s.ruleset} for s in sets])
+        return
+    for s in sets:
+        click.echo(f"{s.game:10s} {s.describe()}")
+
+
+@data.command("add")
+@click.argument("game_name", metavar="GAME")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("--name", help="Name of the set (default: the first 12 digits of its hash).")
+@handles_errors
+def data_add(game_name: str, directory: str, name: str | None) -> None:
+    """Check DIRECTORY's data files by loading GAME with them (files it lacks
+    come from the shipped set) and install them in your keystore."""
+    from pbem.games import datasets
+
+    found, new = datasets.install(game_name, directory, name)
+    click.echo(f"{'installed' if new else 'already installed'}: {game_name} {found.describe()}")
 
 
 @main.group(cls=PbemGroup)

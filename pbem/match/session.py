@@ -48,8 +48,11 @@ def game_secret(identity: Any, game_id: str, side: str) -> bytes:
     return derive_secret(identity, b"pbem-game-secret-v1\x00" + game_id.encode() + b"\x00" + side.encode())
 
 
-def _game_for(transcript: Transcript) -> Any:
+def _game_for(transcript: Transcript, data: Iterable[str | Path] = ()) -> Any:
+    """The game message 0 names, built with the data its ruleset hash pins
+    (shipped, one of ``data``, or installed in the keystore: DESIGN 6)."""
     from pbem import games
+    from pbem.games import datasets
 
     setup = transcript.setup
     game = games.get(setup["module"])
@@ -58,10 +61,7 @@ def _game_for(transcript: Transcript) -> Any:
             f"message 0000 pins {setup['module']} version {setup['module_version']}, this pbem has {game.version}"
         )
     if setup["ruleset"] != ruleset_hash(game):
-        raise IntegrityError(
-            f"ruleset mismatch: message 0000 pins data {setup['ruleset'][:16]}..., "
-            f"this pbem's {setup['module']} data hash to {ruleset_hash(game)[:16]}..."
-        )
+        game = datasets.for_ruleset(setup["module"], setup["ruleset"], data)
     return game
 
 
@@ -237,11 +237,13 @@ def new_game(
     opponent: Any,
     identity: Any,
     options: Mapping[str, Any] | None = None,
+    data: str | Path | None = None,
 ) -> Path:
-    """Propose a game: write message 0."""
-    from pbem import games
+    """Propose a game: write message 0, pinning the ruleset hash of the
+    shipped data or of ``data`` (a directory or an installed set's name)."""
+    from pbem.games import datasets
 
-    game = games.get(game_name)
+    game = datasets.build(game_name, data)
     if side not in game.sides:
         raise UsageError(f"--as {side!r}: {game_name} has sides {', '.join(game.sides)}")
     if opponent.fingerprint == identity.public.fingerprint:
@@ -272,7 +274,8 @@ def join_game(
     proposal: str | Path, directory: str | Path, identity: Any, orders: Mapping[str, Any] | None = None
 ) -> tuple[Path, Transcript]:
     """Accept a proposal: verify message 0, write it and message 1 (which may
-    carry the joiner's first orders, e.g. a setup)."""
+    carry the joiner's first orders, e.g. a setup).  The data message 0 pins
+    must be shipped or installed (``pbem data add``)."""
     found = read_messages([Path(proposal)])
     transcript = build_transcript([found[0][1]])
     game = _game_for(transcript)
@@ -483,18 +486,23 @@ def collect(paths: Iterable[str | Path]) -> list[SignedMessage]:
 
 
 def verify(
-    paths: Iterable[str | Path], *, audit: bool = False, progress: Callable[[int, int, str], None] | None = None
+    paths: Iterable[str | Path],
+    *,
+    audit: bool = False,
+    progress: Callable[[int, int, str], None] | None = None,
+    data: Iterable[str | Path] = (),
 ) -> VerifyReport:
     """Check every signature, link, chain value, reveal and die; with
     ``audit``, every hidden fact too.  Raises on the first broken link.
-    ``progress(done, total, label)`` is told of each message checked."""
+    ``progress(done, total, label)`` is told of each message checked;
+    ``data``: directories that may hold the data message 0 pins."""
     messages = collect(paths)
     transcript = Transcript()
     for done, msg in enumerate(messages, 1):
         transcript.add(msg)
         if progress is not None:
             progress(done, len(messages), f"message {msg.seq:04d}")
-    game = _game_for(transcript)
+    game = _game_for(transcript, data)
     result = replay(game, transcript)
     problems: list[str] = []
     if audit:

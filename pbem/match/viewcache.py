@@ -128,16 +128,18 @@ class Owner(NamedTuple):
 
 
 def code_files(game: Any) -> dict[str, list[int]]:
-    """``path -> [size, mtime_ns]`` of every imported source file and every
-    file of the game's package (its data)."""
+    """``path -> [size, mtime_ns]`` of every imported source file, every
+    file of the game's package (its shipped data) and of its installed data set."""
     paths: set[str] = set()
     for module in list(sys.modules.values()):
         where = getattr(module, "__file__", None)
         if where:
             paths.add(where)
     package = getattr(sys.modules.get(type(game).__module__), "__file__", None)
-    if package:
-        for root, dirs, names in os.walk(Path(package).parent):
+    data = getattr(game, "data_source", None)  # an installed data set (pbem.games.datasets)
+    tops = ([Path(package).parent] if package else []) + ([Path(data)] if data else [])
+    for top in tops:
+        for root, dirs, names in os.walk(top):
             dirs[:] = [d for d in dirs if d != "__pycache__"]
             paths.update(os.path.join(root, name) for name in names)
     return {path: _stamp(path) for path in sorted(paths)}

@@ -1,0 +1,162 @@
+"""Which data a game is played with (DESIGN 6).
+
+A game's rules read data files: the map, counters, charts and tables.  pbem
+ships a set for each game (for Ambon a *reconstruction*: the printed map,
+counters, CRT and TEC are not public).  Players who own the printed game can
+play with its values instead, as **installed data sets** kept in the
+keystore::
+
+    $PBEM_HOME/data/<game>/<name>/*.toml     files replacing the shipped ones of the same name
+
+Message 0 pins the *ruleset hash* of the data the proposer chose (the shipped
+set, or ``pbem new --data``); every later load looks for the data that hash
+to the pin -- the shipped set first, then any directory given on the command
+line, then every installed set -- so both players, and anyone verifying,
+adjudicate with the same numbers, and nobody can swap a chart mid-game.
+
+``pbem data add GAME DIR`` installs a set (checked by loading it: a bad file
+is refused with its file, line and key), ``pbem data list`` shows each set's
+hash to compare with an opponent's.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from pbem.errors import IntegrityError, UsageError
+
+SHIPPED = "shipped"
+DATA_DIR = "data"
+
+
+@dataclass(frozen=True)
+class DataSet:
+    """One set of data for a game: the shipped one (``path`` None) or an
+    installed or given directory."""
+
+    game: str
+    name: str
+    path: Path | None
+    ruleset: str
+
+    def describe(self) -> str:
+        if self.path is None:
+            return f"shipped with pbem: {self.ruleset}"
+        return f"{self.name} ({self.path}): {self.ruleset}"
+
+
+def root(game: str, home: str | os.PathLike[str] | None = None) -> Path:
+    """Where a player's installed data sets for ``game`` live."""
+    from pbem.protocol.keystore import home_dir
+
+    return (Path(home) if home is not None else home_dir()) / DATA_DIR / game
+
+
+def installed(game: str, home: str | os.PathLike[str] | None = None) -> list[Path]:
+    """The installed data set directories for ``game``, by name."""
+    base = root(game, home)
+    if not base.is_dir():
+        return []
+    return sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def build(game: str, data: str | os.PathLike[str] | None = None, home: str | os.PathLike[str] | None = None) -> Any:
+    """The game with ``data``: None for the shipped set, a directory, or the
+    name of an installed set."""
+    from pbem import games
+
+    if data is None:
+        return games.get(game)
+    path = Path(data)
+    if not path.is_dir():
+        named = root(game, home) / str(data)
+        if os.sep in str(data) or not named.is_dir():
+            known = ", ".join(p.name for p in installed(game, home)) or "none installed"
+            raise UsageError(f"--data {data}: neither a directory nor an installed {game} data set ({known})")
+        path = named
+    built = games.get(game, str(path))
+    built.data_source = path
+    return built
+
+
+def ruleset_of(game_obj: Any) -> str:
+    from pbem.engine.ruleset import ruleset_hash
+
+    return ruleset_hash(game_obj.ruleset_files())
+
+
+def for_ruleset(
+    game: str,
+    pinned: str,
+    extra: Iterable[str | os.PathLike[str]] = (),
+    home: str | os.PathLike[str] | None = None,
+) -> Any:
+    """The game built with the data whose ruleset hash is ``pinned``: the
+    shipped set, then each of ``extra``, then each installed set."""
+    shipped = build(game)
+    tried = [DataSet(game, SHIPPED, None, ruleset_of(shipped))]
+    if tried[0].ruleset == pinned:
+        return shipped
+    for path in [*(Path(p) for p in extra), *installed(game, home)]:
+        candidate = build(game, path, home)
+        found = DataSet(game, path.name, path, ruleset_of(candidate))
+        if found.ruleset == pinned:
+            return candidate
+        tried.append(found)
+    raise IntegrityError(
+        f"message 0000 pins {game} data {pinned[:16]}..., which this pbem does not have: "
+        + "; ".join(f"the shipped data hash to {t.ruleset[:16]}..." if t.path is None
+                    else f"{t.path} hashes to {t.ruleset[:16]}..." for t in tried)
+        + f". Ask your opponent for the data they chose and install it: pbem data add {game} DIR"
+    )
+
+
+def describe_all(game: str, home: str | os.PathLike[str] | None = None) -> list[DataSet]:
+    """The shipped set and every installed set of ``game``, with their hashes."""
+    sets = [DataSet(game, SHIPPED, None, ruleset_of(build(game)))]
+    for path in installed(game, home):
+        sets.append(DataSet(game, path.name, path, ruleset_of(build(game, path, home))))
+    return sets
+
+
+def install(
+    game: str,
+    source: str | os.PathLike[str],
+    name: str | None = None,
+    home: str | os.PathLike[str] | None = None,
+) -> tuple[DataSet, bool]:
+    """Check ``source`` (a directory of data files) by loading the game with
+    it, and copy its files into the keystore as the set ``name`` (default: the
+    first 12 digits of its ruleset hash).  Returns the set and whether it was
+    new (installing the same files again changes nothing)."""
+    source = Path(source)
+    if not source.is_dir():
+        raise UsageError(f"{source}: not a directory of data files")
+    files = sorted(p for p in source.iterdir() if p.is_file() and not p.name.startswith("."))
+    if not files:
+        raise UsageError(f"{source}: holds no data files")
+    ruleset = ruleset_of(build(game, source))  # a bad file is refused here, naming file, line and key
+    name = name or ruleset[:12]
+    if not name.replace("-", "").replace("_", "").isalnum() or name == SHIPPED:
+        raise UsageError(f"--name {name!r}: use letters, digits, - and _ (and not {SHIPPED!r})")
+    dest = root(game, home) / name
+    if dest.exists():
+        existing = ruleset_of(build(game, dest))
+        if existing == ruleset:
+            return DataSet(game, name, dest, ruleset), False
+        raise UsageError(f"an installed {game} data set is already called {name!r} (hash {existing[:16]}...); choose another --name")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    staging = dest.parent / f".tmp-{name}-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(mode=0o700)
+    try:
+        for path in files:
+            shutil.copyfile(path, staging / path.name)
+        os.rename(staging, dest)  # whole or not at all
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return DataSet(game, name, dest, ruleset), True
