@@ -110,25 +110,32 @@ def progress_bar(description: str) -> Iterator[Any]:
 # --------------------------------------------------------------------------- import
 
 
-@click.command("import", short_help="Import the opponent's messages from .pbem, .eml, mbox, Maildir or stdin.")
-@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.command("import", short_help="Import a game's messages from .pbem, .eml, mbox, Maildir or stdin.")
+@click.argument("directory", type=click.Path(file_okay=False))
 @click.argument("sources", nargs=-1, required=True, type=click.Path(exists=True, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print what was imported, skipped and left alone, with the events, as JSON.")
+@click.option("--game", "game_id", help="Restoring into an empty DIRECTORY: the game (id or its first digits) to restore.")
 @handles_errors
-def import_mail(directory: str, sources: tuple[str, ...], as_json: bool) -> None:
+def import_mail(directory: str, sources: tuple[str, ...], as_json: bool, game_id: str | None = None) -> None:
     """Import your opponent's messages from mail: a .pbem file, an .eml
     (attached or pasted, quoted or not, any transfer encoding), an mbox
     file, a Maildir folder, or '-' for standard input.
 
     Every message of this game is verified and imported in order; one you
     already hold is skipped; messages of other games are listed and left
-    alone; a message after a gap waits for the one missing.
+    alone; a message after a gap waits for the one missing.  Your own
+    messages (a sent folder) are imported too when you lack them.
+
+    Into an empty or new DIRECTORY the game is restored: begun again from
+    its message 0 in SOURCES (the one game there with your key, or --game
+    ID) -- a whole game back from your mailbox and your key.
 
     \b
     Examples:
       pbem import games/bob ~/Downloads/turn.eml
       pbem import games/bob ~/mail/pbem.mbox
       pbem import games/bob ~/Maildir/.pbem
+      pbem import games/restored ~/mail/pbem.mbox ~/mail/sent.mbox
       mutt: | pbem import games/bob -
     """
     from pbem import mailbox_io
@@ -137,7 +144,7 @@ def import_mail(directory: str, sources: tuple[str, ...], as_json: bool) -> None
     stdin = read_stdin() if mailbox_io.STDIN in sources else None
     player = identity()
     with progress_bar("importing") as progress:
-        report = mailbox_io.import_sources(directory, sources, player, stdin=stdin, progress=progress)
+        report = mailbox_io.import_sources(directory, sources, player, stdin=stdin, progress=progress, game=game_id)
     match = report.match
     if as_json:
         data = report.to_json()
@@ -145,6 +152,10 @@ def import_mail(directory: str, sources: tuple[str, ...], as_json: bool) -> None
         emit_json(data)
         return
     out = console()
+    if report.restored is not None:
+        first = report.restored.message
+        out.print(f"restored game {first.game[:12]}... ({match.transcript.setup['module']}) into {directory} "
+                  f"from its message 0000 ({report.restored.origin})", markup=False)
     for path in report.imported:
         out.print(f"imported {path}", markup=False)
     if report.already:
@@ -155,15 +166,11 @@ def import_mail(directory: str, sources: tuple[str, ...], as_json: bool) -> None
     for game, items in others.items():
         seqs = ", ".join(sorted({f"{i.message.seq:04d}" for i in items}))
         out.print(f"left alone: message(s) {seqs} of another game, {game[:12]}...", markup=False)
-    if report.own_missing is not None:
-        own = report.own_missing
-        out.print(f"not imported: {own.label} is your own and is missing from {directory} ({own.origin}); "
-                  f"copy the file you wrote into it", markup=False)
     for item in report.waiting:
         out.print(f"waiting: {item.label} needs message {len(match.transcript):04d} first ({item.origin})", markup=False)
     for origin, why in report.unreadable:
         out.print(f"unreadable: {origin}: {why}", markup=False)
-    if not report.imported:
+    if not report.imported and report.restored is None:
         out.print(f"nothing new for game {match.transcript.game[:12]}...", markup=False)
     else:
         render.print_events(out, match, since=report.first_new)

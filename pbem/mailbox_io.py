@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
-from pbem.errors import InputError, PbemError
+from pbem.errors import InputError, PbemError, UsageError
 from pbem.protocol.message import BEGIN, END, SUMMARY_HEAD, SignedMessage
 
 if TYPE_CHECKING:  # the email, mailbox and html modules cost ~20 ms: imported when a mail is read
@@ -357,7 +357,7 @@ class ImportReport:
     already: list[Found] = field(default_factory=list)  # held already: skipped
     other_games: list[Found] = field(default_factory=list)  # left alone
     waiting: list[Found] = field(default_factory=list)  # a gap before them
-    own_missing: Found | None = None  # my own next message, which receive does not import
+    restored: Found | None = None  # message 0 this directory was begun again from
     unreadable: list[tuple[str, str]] = field(default_factory=list)
     match: Any = None  # the game after the import (pbem.match.session.Match)
     first_new: int | None = None
@@ -371,7 +371,7 @@ class ImportReport:
             "already_imported": [item(f) for f in self.already],
             "other_games": [item(f) for f in self.other_games],
             "waiting": [item(f) for f in self.waiting],
-            "own_missing": item(self.own_missing) if self.own_missing else None,
+            "restored_from": item(self.restored) if self.restored else None,
             "unreadable": [{"origin": o, "error": why} for o, why in self.unreadable],
         }
 
@@ -383,21 +383,33 @@ def import_sources(
     *,
     stdin: bytes | None = None,
     progress: Progress | None = None,
+    game: str | None = None,
 ) -> ImportReport:
     """Verify and import every message of this game found in ``sources``, in
     order (see the module docstring).  Each import is
     :func:`pbem.match.session.receive` of one message: verified against all
     that precedes it and written atomically; an import that fails raises,
-    keeping those before it."""
+    keeping those before it.
+
+    Into an empty (or new) ``directory`` the game is begun again from its
+    message 0 in ``sources`` -- the one game there with your key, or the one
+    whose id starts with ``game`` -- and your own messages are imported with
+    your opponent's: a whole game restored from a mailbox and your key."""
     from pbem.match import session
+    from pbem.match.directory import GameDirectory
 
     sources = list(sources)
     scan = scan_sources(sources, stdin=stdin)
     if not scan.found:
         _nothing_in(scan, ", ".join(str(s) for s in sources))
-    match = session.load(directory, identity)
+    restored = None
+    if not GameDirectory(directory).message_files():
+        restored = _first_message(scan, identity, game)
+        match = session.start_from(directory, restored.message, identity, restored.summary)
+    else:
+        match = session.load(directory, identity)
     game_id = match.transcript.game
-    report = ImportReport(unreadable=list(scan.unreadable), match=match)
+    report = ImportReport(unreadable=list(scan.unreadable), match=match, restored=restored)
     ours: list[Found] = []
     copies: set[bytes] = set()
     for item in scan.found:
@@ -423,12 +435,6 @@ def import_sources(
             if item.message.seq > length:
                 report.waiting = todo[done:]
                 break
-            if item.message.seq == length and item.message.side == match.player.side:
-                # receive imports the opponent's messages only: a copy of my own
-                # (a sent folder) cannot stand in for the file I wrote
-                report.own_missing = item
-                report.waiting = todo[done + 1 :]
-                break
             if progress:
                 progress(done, len(todo), item.label)
             path = Path(tmp) / f"{done:04d}-{item.message.seq:04d}.pbem"
@@ -442,6 +448,26 @@ def import_sources(
             progress(len(todo) - len(report.waiting), len(todo), "done")
     report.match = match
     return report
+
+
+def _first_message(scan: Scan, identity: Any, game: str | None) -> Found:
+    """Message 0 of the one game in ``scan`` that has ``identity``'s key (or whose id starts with ``game``)."""
+    mine = identity.public.openssh().split()[1]
+    firsts: dict[str, Found] = {}
+    for item in scan.found:
+        msg = item.message
+        if msg.seq != 0 or (game and not msg.game.startswith(game)):
+            continue
+        keys = ((msg.body.get("setup") or {}).get("keys") or {}).values()
+        if any(isinstance(k, str) and mine in k.split() for k in keys):
+            firsts.setdefault(msg.game, item)
+    if not firsts:
+        which = f"game {game}..." if game else "a game with your key"
+        raise InputError(f"no message 0000 of {which} in what was read; to restore a game its first message is needed")
+    if len(firsts) > 1:
+        ids = ", ".join(sorted(g[:12] for g in firsts))
+        raise UsageError(f"messages 0000 of several games with your key were found ({ids}); choose one with --game ID")
+    return next(iter(firsts.values()))
 
 
 __all__ = [

@@ -8,7 +8,7 @@ import mailbox
 from pathlib import Path
 
 import pytest
-from conftest import last_line
+from conftest import Player, last_line
 from everyday_support import ROLL, SEAL, copy_of, email_with, play
 
 from pbem import mailbox_io
@@ -135,7 +135,7 @@ def test_an_mbox_imports_this_games_messages_in_order_skipping_copies_leaving_ot
     assert "waiting: message 0006 by first needs message 0005 first" in r.output
 
 
-def test_a_maildir_folder_is_read_new_and_cur_and_its_own_missing_message_is_reported(started, tmp_path):
+def test_a_maildir_folder_is_read_new_and_cur_and_an_own_missing_message_is_restored(started, tmp_path):
     a, b, mails, extra = _mailbox_game(started, tmp_path)
     folder = tmp_path / "Maildir"
     box = mailbox.Maildir(str(folder), create=True)
@@ -149,9 +149,9 @@ def test_a_maildir_folder_is_read_new_and_cur_and_its_own_missing_message_is_rep
     r = b.run("import", b.game, folder)
     assert r.exit_code == 0, r.output
     assert "imported" in r.output and (b.game / "0004-first.pbem").exists()
-    assert "not imported: message 0005 by second is your own" in r.output
-    assert "waiting: message 0006" in r.output
-    assert not (b.game / "0005-second.pbem").exists()
+    assert (b.game / "0005-second.pbem").exists()  # bob's own, from his sent folder: signed by his key
+    assert (b.game / "0005-second.pbem").read_bytes() != b""
+    assert "waiting" not in r.output and (b.game / "0006-first.pbem").exists()
 
 
 def test_a_broken_block_in_a_mailbox_is_reported_and_the_rest_imported(started, tmp_path):
@@ -203,3 +203,52 @@ def test_messages_in_reads_every_kind_of_source_like_read_messages(started, tmp_
     assert source == eml and msg.seq == 2
     ((_, again),) = mailbox_io.messages_in(["-"], stdin=sent.read_bytes())
     assert again.body_bytes == msg.body_bytes
+
+
+def _mbox_of(path: Path, files: list[Path], subject: str) -> Path:
+    box = mailbox.mbox(str(path))
+    for n, f in enumerate(files):
+        box.add(email_with(f.read_text(), "attachment-7bit", f"{subject} {n}"))
+    box.close()
+    return path
+
+
+def test_a_whole_game_is_restored_from_the_inbox_and_the_sent_folder(started, tmp_path):
+    """A player who lost the game directory gets it back from the mail they
+    sent and received plus their key, and plays on (DESIGN 4.4)."""
+    a, b = started
+    exchange_files = [play(a, tmp_path, ROLL)]
+    assert b.run("import", b.game, exchange_files[-1]).exit_code == 0
+    exchange_files.append(play(b, tmp_path, SEAL.replace("plan", "bob-plan")))
+    assert a.run("import", a.game, exchange_files[-1]).exit_code == 0
+    held = sorted(p.name for p in b.game.glob("*.pbem"))
+    received = [b.game / n for n in held if "-first" in n]
+    sent = [b.game / n for n in held if "-second" in n]
+    inbox, outbox = _mbox_of(tmp_path / "inbox.mbox", received, "turn"), _mbox_of(tmp_path / "sent.mbox", sent, "my turn")
+    shown = b.run("show", b.game, "--json").output
+
+    restored = tmp_path / "bob-restored"
+    r = b.run("import", restored, inbox, outbox)
+    assert r.exit_code == 0, r.output
+    assert "restored game" in r.output
+    assert sorted(p.name for p in restored.glob("*.pbem")) == held
+    for name in held:  # byte for byte the signed messages
+        assert SignedMessage.from_text((restored / name).read_text()).body_bytes == \
+            SignedMessage.from_text((b.game / name).read_text()).body_bytes
+    moved = Player(b.name, b.home, restored)
+    assert json.loads(moved.run("show", restored, "--json").output)["view"] == json.loads(shown)["view"]  # the sealed note too
+    assert moved.run("verify", restored).exit_code == 0
+    nxt = play(a, tmp_path, ROLL)  # and the game goes on from the restored directory
+    assert moved.run("import", restored, nxt).exit_code == 0
+
+
+def test_restoring_needs_message_0_of_a_game_with_your_key(started, tmp_path):
+    a, b = started
+    sent = play(a, tmp_path, ROLL)
+    r = b.run("import", tmp_path / "r1", sent)  # no message 0 in it
+    assert r.exit_code == 2 and "no message 0000" in r.output and not (tmp_path / "r1").exists()
+    outsider = Player("eve", tmp_path / "eve-home", tmp_path / "eve")
+    assert outsider.run("key", "new", "--name", "eve", "--no-passphrase").exit_code == 0
+    r = outsider.run("import", tmp_path / "r2", *sorted(b.game.glob("*.pbem")))
+    assert r.exit_code == 2 and "no message 0000 of a game with your key" in r.output
+    assert not (tmp_path / "r2").exists()

@@ -17,7 +17,6 @@ from typing import Any, Callable, Iterable, Mapping
 from pbem import __version__
 from pbem.engine.machine import RevealDue
 from pbem.errors import (
-    AuthenticityError,
     EquivocationError,
     HiddenInfoError,
     IllegalOrderError,
@@ -296,6 +295,23 @@ def join_game(
     return path, result.transcript
 
 
+def start_from(directory: str | Path, first: SignedMessage, identity: Any, summary: str = "") -> Match:
+    """Begin a game directory again from a copy of its message 0 (a player
+    restoring a game from their mailbox): verified, addressed to ``identity``,
+    with the data it pins at hand; the rest is imported with :func:`receive`."""
+    transcript = build_transcript([first])
+    if transcript.side_for_key(identity.public.fingerprint) is None:
+        raise UsageError(f"game {first.game[:12]}... is not yours: neither of its keys is {identity.public.fingerprint}")
+    game = _game_for(transcript)
+    gamedir = GameDirectory(directory)
+    if gamedir.path.exists() and any(gamedir.path.iterdir()):
+        raise UsageError(f"{gamedir.path} is not empty; restore a game into a new directory")
+    gamedir.path.mkdir(parents=True, exist_ok=True)
+    with gamedir.lock():
+        gamedir.write_message(0, first.side, first.armored(summary))
+    return Match(gamedir, transcript, game, Player.of(identity, transcript), replay(game, transcript))
+
+
 def _summary_of(text: str) -> str:
     from pbem.protocol.message import BEGIN
 
@@ -316,7 +332,12 @@ class ReceiveResult:
 
 
 def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -> ReceiveResult:
-    """Verify the opponent's message(s) and import them, in order."""
+    """Verify the opponent's message(s) and import them, in order.
+
+    A message of your own side is imported too when you do not hold it (a
+    copy from your sent folder, or written on another machine): its
+    signature is checked against your key in message 0, so it can only be
+    yours, and it is byte for byte the message your opponent received."""
     gamedir = GameDirectory(directory)
     incoming = sorted(read_messages([Path(f) for f in files]), key=lambda item: item[1].seq)
     imported: list[Path] = []
@@ -333,8 +354,6 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
                         f"nothing imported"
                     )
                 _check_same_author(stored, msg, transcript)
-            if msg.side == match.player.side and seq >= len(transcript):
-                raise AuthenticityError(f"{path.name}: message {seq:04d} claims to be from you ({msg.side})")
             trial = build_transcript(transcript.messages + [msg])
             next_value = match.player.next_value(len(trial)) if trial.side_of(len(trial)) == match.player.side else None
             result = replay(match.game, trial, next_value=next_value)
