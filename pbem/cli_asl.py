@@ -275,3 +275,95 @@ def register(main: click.Group) -> None:
     """Add the ``asl`` command group to ``main`` (once)."""
     if "asl" not in main.commands:
         main.add_command(asl)
+
+
+# --------------------------------------------------------------------------- pbem play, without --orders
+
+
+def _ids(text: str) -> list[str]:
+    return [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
+
+
+def _squads(text: str) -> dict[str, str]:
+    """``"A=3-3-7, B=4-4-7"`` -> ``{"A": "3-3-7", "B": "4-4-7"}`` (the parser names a bad entry)."""
+    roster: dict[str, str] = {}
+    for part in _ids(text):
+        sid, _, type_ = part.partition("=")
+        roster[sid.strip()] = type_.strip()
+    return roster
+
+
+def ask_orders(match: Any, prompt: Any = click.prompt, say: Any = click.echo) -> dict[str, Any]:
+    """`pbem play DIR` for ASL: the orders asked one by one, each tried on the
+    game with those before it as the message would be (8.5.1-8.5.2 against
+    the position for Berserk and Human Wave), until 'done'."""
+    from pbem.errors import PbemError
+    from pbem.match.session import compose
+
+    game, side = match.game, match.player.side
+    orders: list[dict[str, Any]] = []
+    document: dict[str, Any] = {"order": orders}
+    kinds = ["setup", "DR", "dr", "berserk", "human-wave", "seal", "reveal", "end", "done"]
+    say("Orders: " + ", ".join(kinds[:-1]) + "; 'done' sends the message.  (pbem orders DIR writes the same as a file.)")
+    while True:
+        kind = prompt("order", type=click.Choice(kinds), default="done")
+        if kind == "done":
+            break
+        order: dict[str, Any] = {"type": kind}
+        trial = dict(document)
+        if kind == "setup":
+            names = sorted(game.data.nationalities)
+            order["nationality"] = prompt("nationality", type=click.Choice(names))
+            squads = prompt("squads, as ID=TYPE, ... (empty: none)", default="", show_default=False)
+            if squads:
+                order["squads"] = _squads(squads)
+            chosen = prompt("Dare-Death squads, sealed (IDs, comma-separated; empty: none)", default="",
+                            show_default=False, hide_input=True)
+            if chosen:
+                order["dare_death"] = _ids(chosen)
+        elif kind in ("DR", "dr"):
+            order["purpose"] = prompt("purpose (public)")
+            drm = prompt("drm", type=int, default=0)
+            if drm:
+                order["drm"] = drm
+        elif kind in ("berserk", "human-wave"):
+            if "position" not in document:
+                path = prompt("position file (TOML with a [position] table, as in examples/asl/)",
+                              type=click.Path(exists=True, dir_okay=False))
+                try:
+                    loaded = _read_toml(path)
+                    if "position" not in loaded:
+                        raise _ClickError(f"{path} has no [position] table", 2)
+                    game.parse_orders({"position": loaded["position"]}, side)  # the position alone
+                except (PbemError, click.ClickException) as err:
+                    say(f"not accepted: {err.format_message() if isinstance(err, click.ClickException) else err}")
+                    continue
+                document["position"] = trial["position"] = loaded["position"]  # kept for the orders that follow
+            if kind == "berserk":
+                order["units"] = _ids(prompt("units going Berserk (IDs)"))
+                order["target"] = prompt("Known Enemy Unit they Charge")
+                leader = prompt("leader going with them (empty: none)", default="", show_default=False)
+                if leader:
+                    order["leader"] = leader
+            else:
+                units = prompt("units of the wave (IDs; empty: give hexes)", default="", show_default=False)
+                if units:
+                    order["units"] = _ids(units)
+                else:
+                    order["hexes"] = _ids(prompt("hexes of the wave"))
+        elif kind in ("seal", "reveal"):
+            order["slot"] = prompt("slot name")
+            if kind == "seal":
+                order["text"] = prompt("text to seal", hide_input=True)
+        trial["order"] = orders + [order]
+        try:
+            game.parse_orders(trial, side)
+            compose(match, trial)  # the rules' checks, as `pbem play --orders` makes them; nothing is written
+        except PbemError as err:
+            say(f"not accepted: {err}")
+            continue
+        orders.append(order)
+        document.update({k: v for k, v in trial.items() if k != "order"})
+        if kind == "end":
+            break
+    return document

@@ -183,3 +183,28 @@ def test_8_5_2_a_client_skipping_the_check_is_caught_at_audit(players, tmp_path,
     r = ann.run("verify", ann.game, "--audit")
     assert r.exit_code == 1
     assert "allied: 8.5.2: 3 Dare-Death Squads designated among 11 eligible (non-5-3-7) squads" in r.output
+
+
+def test_8_5_2_play_asks_for_orders_and_refuses_a_berserk_the_rules_forbid(chinese_setup, tmp_path):
+    """`pbem play` without --orders: each order is tried as the message would
+    be; squad B's Berserk is refused citing 8.5.2 and nothing is sealed or
+    revealed for it; A's is taken, with a DR, and the message is the same as
+    the example file's."""
+    ann, bob, _ = chinese_setup
+    play(ann, bob, EXAMPLES / "2-axis-setup.toml")
+    position = tmp_path / "position.toml"
+    position.write_text((EXAMPLES / "3-allied-berserk.toml").read_text())
+    answers = [
+        "berserk", str(position), "B", "J", "",  # refused: B is marked Prep Fire
+        "berserk", "A", "J", "",                # the position file is asked once
+        "DR", "Morale Check of E", "-1",
+        "done",
+    ]
+    r = bob.run("play", bob.game, input="\n".join(answers) + "\n")
+    assert r.exit_code == 0, r.output
+    assert "not accepted" in r.output and "8.5.2" in r.output and "B cannot move: marked Prep Fire" in r.output
+    assert "A (3-3-7 in Z0) goes Berserk, target J (4-4-8 in X2)" in r.output
+    body = body_of(last_line(r.output))
+    assert [(x["slot"], x["value"].strip()) for x in body["reveals"]] == [("dd-A", "dare-death")]
+    assert [o["type"] for o in body["orders"]] == ["berserk", "DR"]
+    assert body["orders"][1] == {"type": "DR", "purpose": "Morale Check of E", "drm": -1}

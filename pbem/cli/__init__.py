@@ -374,6 +374,10 @@ def ask_for(match: Any) -> dict[str, Any]:
         return orders
     if name == "dice":
         return ask_orders(match)
+    if name == "asl":
+        from pbem.cli_asl import ask_orders as asl_orders
+
+        return asl_orders(match)
     raise UsageError(f"the {name} game takes its orders from a file: pbem play DIR --orders FILE (see pbem orders DIR)")
 
 
