@@ -108,7 +108,7 @@ def _frozen(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
 # --------------------------------------------------------------------------- reading files
 
 
-class _Src:
+class DataFile:
     """One data file being read: its name, its text, and errors that point into it."""
 
     def __init__(self, name: str, text: str):
@@ -116,7 +116,7 @@ class _Src:
         self.lines = text.splitlines()
 
     @classmethod
-    def read(cls, source: Source, name: str | None, default: str) -> tuple[_Src, dict[str, Any]]:
+    def read(cls, source: Source, name: str | None, default: str) -> tuple[DataFile, dict[str, Any]]:
         if isinstance(source, (bytes, bytearray)):
             raw = bytes(source)
             label = name or default
@@ -373,7 +373,7 @@ def load_map(source: Source, name: str | None = None) -> GameMap:
     """Load and validate a map from a path or the bytes of a TOML file.
 
     ``name`` is how messages call the file (default: the path, or "map.toml")."""
-    src, data = _Src.read(source, name, "map.toml")
+    src, data = DataFile.read(source, name, "map.toml")
     src.keys(data, "", ("map", "terrain", "hexes", "features", "key_locations", "hexsides", "places", "boxes"), ("map", "terrain"))
 
     # [map] ------------------------------------------------------------------
@@ -572,7 +572,7 @@ class Counters:
         return tuple(u for u in self.units if u.side == side)
 
 
-def _values(src: _Src, value: Any, key: str) -> dict[str, Value]:
+def _values(src: DataFile, value: Any, key: str) -> dict[str, Value]:
     table = src.table(value, key)
     for k, v in table.items():
         if not isinstance(v, (int, float, str, bool)):
@@ -600,7 +600,7 @@ def load_counters(source: Source, name: str | None = None) -> Counters:
         type = "infantry"
         back = { combat = 1 }     # this counter's back differs from its type
     """
-    src, data = _Src.read(source, name, "counters.toml")
+    src, data = DataFile.read(source, name, "counters.toml")
     src.keys(data, "", ("sides", "types", "units"), ("sides", "types", "units"))
     sides: dict[str, Side] = {}
     palette = ("#b03a2e", "#2e5fa8", "#3c8d40", "#8e44ad")
@@ -739,7 +739,7 @@ def load_charts(source: Source, name: str | None = None, *, terrains: Iterable[s
         1 = ["-", "DF"]           # one result per column, in order...
         2 = { "1:1" = "AF", "2:1" = "-" }   # ...or named
     """
-    src, data = _Src.read(source, name, "charts.toml")
+    src, data = DataFile.read(source, name, "charts.toml")
     src.keys(data, "", ("terrain_costs", "movement", "tables", "values"))
 
     def mp(value: Any, key: str, prohibited_ok: bool) -> int | None:

@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from pbem.engine.mapdata import _Src  # the file/line/key error locator the engine's data loader uses
+from pbem.engine.mapdata import DataFile  # one reader for every game's data: errors name file, line and key
 from pbem.errors import DataError, InputError
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -269,7 +269,7 @@ class AslData:
 # --------------------------------------------------------------------------- loading
 
 
-def _date(src: _Src, value: Any, key: str) -> tuple[int, int]:
+def _date(src: DataFile, value: Any, key: str) -> tuple[int, int]:
     text = src.string(value, key)
     m = DATE.match(text)
     if not m:
@@ -277,7 +277,7 @@ def _date(src: _Src, value: Any, key: str) -> tuple[int, int]:
     return int(m.group("year")), int(m.group("month") or 0)
 
 
-def _decimal(src: _Src, value: Any, key: str) -> Decimal:
+def _decimal(src: DataFile, value: Any, key: str) -> Decimal:
     text = src.string(value, key)
     if not RF.match(text):
         raise src.error(key, f"{text!r} is not a decimal like \"1.3\"", needle=f'"{text}"')
@@ -287,19 +287,19 @@ def _decimal(src: _Src, value: Any, key: str) -> Decimal:
         raise src.error(key, f"{text!r} is not a number") from None
 
 
-def _strings(src: _Src, value: Any, key: str) -> tuple[str, ...]:
+def _strings(src: DataFile, value: Any, key: str) -> tuple[str, ...]:
     items = src.array(value, key)
     return tuple(src.string(v, f"{key}[{i}]") for i, v in enumerate(items))
 
 
-def _bool(src: _Src, value: Any, key: str) -> bool:
+def _bool(src: DataFile, value: Any, key: str) -> bool:
     if not isinstance(value, bool):
         raise src.error(key, f"expected true or false, got {value!r}")
     return value
 
 
 def load_nationalities(raw: bytes, name: str) -> dict[str, Nationality]:
-    src, doc = _Src.read(raw, name, "nationalities.toml")
+    src, doc = DataFile.read(raw, name, "nationalities.toml")
     out = {}
     for nid, spec in doc.items():
         spec = src.table(spec, nid)
@@ -353,7 +353,7 @@ def load_nationalities(raw: bytes, name: str) -> dict[str, Nationality]:
 
 
 def load_notes(raw: bytes, name: str, nationalities: Iterable[str]) -> tuple[Note, ...]:
-    src, doc = _Src.read(raw, name, "notes.toml")
+    src, doc = DataFile.read(raw, name, "notes.toml")
     src.keys(doc, "", ("note",), ("note",))
     notes: list[Note] = []
     known = tuple(nationalities)
@@ -440,7 +440,7 @@ RULE_TABLES = {
 
 
 def load_rules(raw: bytes, name: str) -> tuple[tuple[Section, ...], dict[str, Any]]:
-    src, doc = _Src.read(raw, name, "rules.toml")
+    src, doc = DataFile.read(raw, name, "rules.toml")
     src.keys(doc, "", ("section", *RULE_TABLES, "terrain", "vehicle_class"), ("section", *RULE_TABLES))
     sections = []
     for i, s in enumerate(src.array(doc["section"], "section")):

@@ -16,7 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from pbem.engine.mapdata import _Src  # one reader for every game's data: errors name file, line and key
+from pbem.engine.mapdata import DataFile  # one reader for every game's data: errors name file, line and key
 from pbem.errors import DataError
 
 DATA = Path(__file__).parent / "data"
@@ -110,7 +110,7 @@ class UnitType:
     columns: tuple[frozenset[int], ...] = ()  # JAT: faces of each roll number
 
 
-def _ranges(src: _Src, value: Any, key: str, sides: int) -> frozenset[int]:
+def _ranges(src: DataFile, value: Any, key: str, sides: int) -> frozenset[int]:
     text = src.string(value, key).strip()
     if not text:
         return frozenset()
@@ -123,14 +123,14 @@ def _ranges(src: _Src, value: Any, key: str, sides: int) -> frozenset[int]:
     return frozenset(range(lo, hi + 1))
 
 
-def _dice(src: _Src, value: Any, key: str) -> DiceSpec:
+def _dice(src: DataFile, value: Any, key: str) -> DiceSpec:
     try:
         return DiceSpec.parse(src.string(value, key))
     except ValueError as err:
         raise src.error(key, str(err), needle=str(value)) from None
 
 
-def _faces(src: _Src, value: Any, key: str, sides: int) -> tuple[int, ...]:
+def _faces(src: DataFile, value: Any, key: str, sides: int) -> tuple[int, ...]:
     faces = src.array(value, key)
     for f in faces:
         if not isinstance(f, int) or isinstance(f, bool) or not 1 <= f <= sides:
@@ -138,7 +138,7 @@ def _faces(src: _Src, value: Any, key: str, sides: int) -> tuple[int, ...]:
     return tuple(faces)
 
 
-def _cover(src: _Src, key: str, rows: list[tuple[str, frozenset[int]]], sides: int) -> None:
+def _cover(src: DataFile, key: str, rows: list[tuple[str, frozenset[int]]], sides: int) -> None:
     """Each face 1..sides exactly once."""
     seen: dict[int, str] = {}
     for where, faces in rows:
@@ -178,7 +178,7 @@ class CalumpitData:
         docs = {}
         for name in FILES:
             label, blob = self._files[name]
-            docs[name] = _Src.read(blob, label, name)
+            docs[name] = DataFile.read(blob, label, name)
         self.tables: Mapping[str, Any] = _frozen(docs["tables.toml"][1])
         self.attack: Mapping[str, Any] = _frozen(docs["attack.toml"][1])
         self._check_tables(*docs["tables.toml"])
@@ -194,7 +194,7 @@ class CalumpitData:
 
     # ------------------------------------------------------------------ cards
 
-    def _cards(self, src: _Src, doc: dict[str, Any]) -> tuple[dict[str, Card], dict[str, tuple[str, ...]]]:
+    def _cards(self, src: DataFile, doc: dict[str, Any]) -> tuple[dict[str, Card], dict[str, tuple[str, ...]]]:
         src.keys(doc, "", ("decks", "cards"), ("decks", "cards"))
         decks_doc = src.table(doc["decks"], "decks")
         src.keys(decks_doc, "decks", ("red", "black"), ("red", "black"))
@@ -240,7 +240,7 @@ class CalumpitData:
                 raise src.error("cards", f"the {deck} deck must hold 27 cards (two suits and a Joker), holds {len(ids)}")
         return cards, decks
 
-    def _effect(self, src: _Src, effect: Any, key: str) -> Mapping[str, Any]:
+    def _effect(self, src: DataFile, effect: Any, key: str) -> Mapping[str, Any]:
         effect = src.table(effect, key)
         kind = effect.get("kind")
         if kind not in EFFECT_KEYS:
@@ -273,7 +273,7 @@ class CalumpitData:
 
     # ------------------------------------------------------------------ tables
 
-    def _check_tables(self, src: _Src, doc: dict[str, Any]) -> None:
+    def _check_tables(self, src: DataFile, doc: dict[str, Any]) -> None:
         need = ("event_check", "movement", "direct_fire", "terrain", "indirect_fire", "bursts", "ammo", "tank_fire",
                 "grenades", "hand_to_hand", "morale", "spotting", "demolition")
         src.keys(doc, "", need, need)
@@ -345,7 +345,7 @@ class CalumpitData:
 
     # ------------------------------------------------------------------ attack tables
 
-    def _attack(self, src: _Src, doc: dict[str, Any]):
+    def _attack(self, src: DataFile, doc: dict[str, Any]):
         src.keys(doc, "", ("jagt", "jat", "force_pool", "entry", "breakoff"), ("jagt", "jat", "force_pool", "entry", "breakoff"))
         jagt = src.table(doc["jagt"], "jagt")
         sides = src.integer(jagt.get("sides"), "jagt.sides")
@@ -389,7 +389,7 @@ class CalumpitData:
         _cover(src, "entry.roads", [(f"entry.roads[{i}]", faces) for i, (faces, _) in enumerate(roads)], esides)
         return units, order, pool, tuple(roads)
 
-    def _unit_type(self, src: _Src, key: str, where: str, spec: Mapping[str, Any], columns=()) -> UnitType:
+    def _unit_type(self, src: DataFile, key: str, where: str, spec: Mapping[str, Any], columns=()) -> UnitType:
         side = spec.get("side", "american")
         nat = spec.get("nationality")
         if side not in SIDES:
@@ -422,7 +422,7 @@ class CalumpitData:
 
     # ------------------------------------------------------------------ scenario
 
-    def _scenario(self, src: _Src, doc: dict[str, Any]):
+    def _scenario(self, src: DataFile, doc: dict[str, Any]):
         src.keys(doc, "", ("provenance", "american", "event_units", "bridges"), ("american", "event_units", "bridges"))
         american: list[tuple[str, UnitType]] = []
         seen = set()
