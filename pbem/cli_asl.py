@@ -90,7 +90,7 @@ def _note_json(entry: Any, rf: Any) -> dict[str, Any]:
         "heading": entry.heading, "aliases": list(entry.aliases), "text": list(entry.text),
         "special": list(entry.special), "bpv": entry.bpv,
         "rf": [{"rf": None if e.na else str(e.rf), "na": e.na, "period": period(e.start, e.end), "where": e.where,
-                "vs": e.vs, "step": str(e.step) if e.step else None} for e in entry.rf],
+                "vs": e.vs, "step": str(e.step) if e.step else None, "exclusive": e.exclusive} for e in entry.rf],
         "dates": [{"where": d.where, "period": period(d.start, d.end), "na": d.na, "note": d.note} for d in entry.dates],
     }
     if entry.movement:
@@ -98,7 +98,7 @@ def _note_json(entry: Any, rf: Any) -> dict[str, Any]:
     if entry.example:
         out["example"] = entry.example
     if rf is not None:
-        out["rf_for"] = {"value": rf.value, "why": rf.why}
+        out["rf_for"] = {"value": rf.value, "available": rf.available, "why": rf.why}
     return out
 
 
@@ -117,13 +117,16 @@ def _note_lines(entry: Any, rf: Any) -> list[str]:
     elif entry.bpv is not None:
         lines.append(f"BPV: {entry.bpv}")
     for e in entry.rf:
-        lines.append("RF: " + e.describe())
+        lines.append("RF: " + e.describe() + (f" (the only dates vs {e.vs})" if e.exclusive else ""))
     for d in entry.dates:
         lines.append(f"Dates: {d.where} " + ("NA" if d.na else period(d.start, d.end)) + (f" ({d.note})" if d.note else ""))
     if entry.movement == "truck":
         lines.append("Movement: Truck (7.14)")
     if rf is not None:
-        lines.append(f"RF for the date asked: {rf.value if rf.value is not None else 'not decided by the notes'} ({rf.why})")
+        if rf.available is False:
+            lines.append(f"RF for the date asked: {rf.shown}")
+        else:
+            lines.append(f"RF for the date asked: {rf.value if rf.value is not None else 'not decided by the notes'} ({rf.why})")
     lines.append("")
     lines += list(entry.text)
     for s in entry.special:
@@ -303,7 +306,7 @@ def ask_orders(match: Any, prompt: Any = click.prompt, say: Any = click.echo) ->
     game, side = match.game, match.player.side
     orders: list[dict[str, Any]] = []
     document: dict[str, Any] = {"order": orders}
-    kinds = ["setup", "DR", "dr", "berserk", "human-wave", "seal", "reveal", "end", "done"]
+    kinds = ["setup", "DR", "dr", "berserk", "human-wave", "dare-death", "seal", "reveal", "end", "done"]
     say("Orders: " + ", ".join(kinds[:-1]) + "; 'done' sends the message.  (pbem orders DIR writes the same as a file.)")
     while True:
         kind = prompt("order", type=click.Choice(kinds), default="done")
@@ -351,6 +354,11 @@ def ask_orders(match: Any, prompt: Any = click.prompt, say: Any = click.echo) ->
                     order["units"] = _ids(units)
                 else:
                     order["hexes"] = _ids(prompt("hexes of the wave"))
+        elif kind == "dare-death":
+            order["squad"] = prompt("squad whose Dare-Death designation you reveal (8.5.2)")
+            purpose = prompt("purpose (public; empty: none)", default="", show_default=False)
+            if purpose:
+                order["purpose"] = purpose
         elif kind in ("seal", "reveal"):
             order["slot"] = prompt("slot name")
             if kind == "seal":

@@ -16,12 +16,11 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from pathlib import Path
 from typing import Any, Iterator
 
 import click
 
-from pbem.cli import console, emit_json, handles_errors, keystore
+from pbem.cli import console, emit_json, handles_errors, keystore, write_output
 
 
 def register(main: click.Group) -> None:
@@ -235,17 +234,21 @@ def mail(
     outgoing = mail_out.build_email(
         directory, fingerprint=my_fingerprint(), seq=seq, to=to, sender=settings.sender or None
     )
+    path = mail_out.write_eml(outgoing, out_path)  # first: if sending fails, the email is there to send by hand
+    click.echo(f"{outgoing.message_file.name} to {outgoing.to or '(no address: give --to)'}: {outgoing.email['Subject']}")
     if send:
         password = None
         if settings.user:
             password = os.environ.get(mail_out.PASSWORD_ENV)
             if password is None:
                 if not sys.stdin.isatty():
-                    raise UsageError(f"SMTP login {settings.user}: set {mail_out.PASSWORD_ENV} or run in a terminal to be asked")
+                    raise UsageError(f"SMTP login {settings.user}: set {mail_out.PASSWORD_ENV} or run in a terminal "
+                                     f"to be asked (the email is saved as {path})")
                 password = click.prompt(f"SMTP password for {settings.user}", hide_input=True, err=True)
-        click.echo(mail_out.send(outgoing, settings, password))
-    path = mail_out.write_eml(outgoing, out_path)
-    click.echo(f"{outgoing.message_file.name} to {outgoing.to or '(no address: give --to)'}: {outgoing.email['Subject']}")
+        try:
+            click.echo(mail_out.send(outgoing, settings, password))
+        except mail_out.MailError as err:
+            raise mail_out.MailError(f"{err}; the email is saved as {path} to send by hand") from err
     click.echo(path)
 
 
@@ -276,7 +279,7 @@ def orders(directory: str, as_json: bool, out_path: str | None) -> None:
         emit_json(template.to_json())
         return
     if out_path:
-        Path(out_path).write_text(template.toml, encoding="utf-8")
+        write_output(out_path, template.toml)
         for line in template.awaited:
             click.echo(f"awaited: {line}")
         click.echo(out_path)
@@ -353,7 +356,7 @@ def html(directory: str, path: str, spectator: bool) -> None:
     from pbem.render.html import match_html
 
     match = session.load(directory, None if spectator else identity())
-    Path(path).write_text(match_html(match), encoding="utf-8")
+    write_output(path, match_html(match))
     click.echo(path)
 
 

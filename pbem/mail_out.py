@@ -24,10 +24,8 @@ not encrypted, except to this machine (loopback).
 from __future__ import annotations
 
 import json
-import os
 import smtplib
 import ssl
-import tomllib
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from email.message import EmailMessage
@@ -64,12 +62,9 @@ def _toml_value(value: Any) -> str:
 def _read_toml(path: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(f"{path}: not valid TOML: {err}") from err
-    except OSError as err:
-        raise InputError(f"cannot read {path}: {err.strerror}") from err
+    from pbem import tomlfile
+
+    return tomlfile.read(path)
 
 
 def _refuse_password(doc: Mapping[str, Any], path: Path) -> None:
@@ -82,18 +77,9 @@ def _refuse_password(doc: Mapping[str, Any], path: Path) -> None:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    import tempfile
+    from pbem.atomicfile import replace
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    replace(path, data, parents=True)
 
 
 # --------------------------------------------------------------------------- per game: DIR/mail.toml
@@ -137,6 +123,8 @@ def remember_address(directory: str | Path, address: str) -> GameMail:
 
 def check_address(address: str, what: str) -> str:
     name, addr = parseaddr(address)
+    if any(ord(c) < 32 or ord(c) == 127 for c in address):  # a line break would smuggle in a header (Bcc: ...)
+        raise MailError(f"{what} {address!r} holds a line break or control character; give one address")
     if "@" not in addr or any(c in addr for c in " \t\r\n<>"):
         raise MailError(f"{what} {address!r} is not an email address")
     return address
@@ -337,7 +325,8 @@ def build_email(
 ) -> Outgoing:
     """The email carrying one of my messages (by default the last one I
     wrote, if it is still the last of the game).  ``to`` defaults to the
-    remembered address and is remembered when given."""
+    remembered address; a new one is remembered once the email is written
+    (:func:`write_eml`)."""
     from pbem.match import session
     from pbem.match.directory import GameDirectory
 
@@ -352,8 +341,7 @@ def build_email(
     if fingerprint and side is None:
         raise UsageError(f"your key {fingerprint} is not a player of the game in {directory}")
     number, author, path = _pick_message(files, side, seq)
-    record = remember_address(directory, to) if to else GameMail.load(directory)
-    address = to or record.to
+    address = to or GameMail.load(directory).to
     msg = EmailMessage()
     msg["Subject"] = subject_line(match, number)
     if sender:
@@ -384,6 +372,8 @@ def write_eml(outgoing: Outgoing, path: str | Path | None = None) -> Path:
     """Write the email as an ``.eml`` file (default ``DIR/outbox/NNNN-SIDE.eml``)."""
     target = Path(path) if path else outgoing.message_file.parent / OUTBOX / (outgoing.message_file.stem + ".eml")
     _write_atomic(target, outgoing.email.as_bytes(policy=SMTP_POLICY))
+    if outgoing.to:
+        remember_address(outgoing.message_file.parent, outgoing.to)
     return target
 
 

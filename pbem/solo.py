@@ -113,12 +113,11 @@ def prompt_orders(match: session.Match, ask: Callable[[str], str], say: Callable
     """``pbem play DIR`` without ``--orders``, for Ambon: typed lines (see
     HELP), each checked on the position and its consequence shown; at the end
     the whole message is shown and confirmed.  None: the player gave up."""
-    from pbem.engine.machine import Ordered
+    from pbem.engine.machine import Ordered, describe_awaited
 
     game, side = match.game, match.player.side
     state, seq = match.replay.state, len(match.transcript)
-    waiting = [f"{type(a).__name__} {getattr(a, 'slot', '') or getattr(a, 'kind', '') or getattr(a, 'label', '')}"
-               for a in game.awaiting(state) if getattr(a, "side", side) == side]
+    waiting = [describe_awaited(a) for a in game.awaiting(state) if getattr(a, "side", side) == side]
     say(f"message {seq:04d}, {side}, {state.phase}" + (f"; awaited from you: {', '.join(waiting)}" if waiting else ""))
     doc: dict[str, Any] = {"order": []}
     while True:
@@ -301,9 +300,9 @@ class Solo:
 
     @staticmethod
     def _describe(awaited: Any) -> str:
-        kind = type(awaited).__name__
-        what = getattr(awaited, "slot", "") or getattr(awaited, "kind", "") or getattr(awaited, "label", "")
-        return f"{getattr(awaited, 'side', '') or 'dice'}: {kind} {what}".strip()
+        from pbem.engine.machine import describe_awaited
+
+        return describe_awaited(awaited)
 
     @staticmethod
     def _check(game: Any, state: Any, seq: int, side: str, orders: dict[str, Any]) -> None:

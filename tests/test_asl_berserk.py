@@ -120,15 +120,65 @@ def test_dare_death_example_morale_checks():
 
 
 def test_dare_death_example_close_combat():
-    """The 1-2-7 HS (Dare-Death, Berserk) and squad E advance into CC: Hand-to-Hand,
-    and +2 ambush drm for Berserk (+1 Inexperienced, +1 Berserk)."""
+    """ "Since the 1-2-7 is a Dare-Death MMC, the Chinese attack at 3-2 in
+    Hand-to-Hand CC (5 FP to 3 FP) with a -1 DRM. The Japanese attack at 1-2
+    with -1 DRM for Hand-to-Hand CC."  The -1 of the Chinese attack is the
+    Hand-to-Hand one the Japanese get too, not 8.5.2's extra -1, which is for
+    non-Hand-to-Hand CC attacks only; ambush: "+2 Berserk"."""
     p = position(HS={"type": "1-2-7", "hex": "X2", "squad": "A", "dare_death": True, "markers": ["Berserk"]})
     cc = berserk.close_combat([p.unit("HS"), p.unit("E")], DATA)
-    assert cc.hand_to_hand and cc.ambush_drm == 2 and cc.cc_drm == -1
+    assert cc.dare_death == ("HS",) and cc.hand_to_hand_allowed and cc.ambush_drm == 2
+    htoh = cc.attack(hand_to_hand=True)  # the example's CC
+    assert (htoh.kind, htoh.dare_death_drm, htoh.hand_to_hand_drm, htoh.drm) == ("Hand-to-Hand", 0, -1, -1)
+    assert cc.hand_to_hand == htoh
+    other = cc.attack(hand_to_hand=False)  # had it not been Hand-to-Hand
+    assert (other.kind, other.dare_death_drm, other.hand_to_hand_drm, other.drm) == ("non-Hand-to-Hand", -1, 0, -1)
+    assert cc.non_hand_to_hand == other
+    assert any("by either side" in c.text and "The Japanese attack at 1-2 with -1 DRM" in c.text for c in cc.checks)
+
+
+def test_8_5_2_close_combat_without_a_dare_death_mmc_or_pinned_or_vs_non_infantry():
+    p = position(HS={"type": "1-2-7", "hex": "X2", "squad": "A", "dare_death": True, "markers": ["Berserk"]})
     plain = berserk.close_combat([p.unit("E")], DATA)
-    assert (plain.hand_to_hand, plain.ambush_drm, plain.cc_drm) == (False, 0, 0)
+    assert (plain.hand_to_hand_allowed, plain.ambush_drm, plain.hand_to_hand) == (False, 0, None)
+    assert plain.attack(hand_to_hand=False).drm == 0
+    with pytest.raises(InputError, match="8.5.2: no Dare-Death MMC takes part"):
+        plain.attack(hand_to_hand=True)
     pinned = position(HS={"type": "1-2-7", "hex": "X2", "squad": "A", "dare_death": True, "markers": ["Pin"]})
-    assert berserk.close_combat([pinned.unit("HS")], DATA).cc_drm == 0
+    cc = berserk.close_combat([pinned.unit("HS")], DATA)
+    assert cc.non_hand_to_hand.dare_death_drm == 0 and cc.hand_to_hand_allowed  # "an unpinned Dare-Death MMC"
+    vehicle = berserk.close_combat([p.unit("HS")], DATA, vs_infantry=False)
+    assert vehicle.non_hand_to_hand.dare_death_drm == 0  # "against Infantry"
+
+
+def test_dare_death_example_the_1_2_7_hs_enters_x2_from_y2():
+    """ "Squad A rolls a 10, suffering Casualty Reduction, and is replaced with
+    an unbroken 1-2-7 HS. The HS must now enter the 4-4-8's hex": still
+    Berserk, it Charges on from Y2 into X2, 1 MF (3 MF in all of its 8)."""
+    p = position(A={"type": "1-2-7", "hex": "Y2", "markers": ["Berserk"]})
+    route = berserk.charge_route(p, p.unit("A").hex, p.unit("J").hex)
+    assert [p.label(h) for h in route.hexes] == ["Y2", "X2"] and route.cost == 2  # half-MF
+    assert berserk.check_route(p, "A", "J", ["X2"]).text == "X2 is a shortest route in MF (1 MF)"
+    assert not berserk.check_route(p, "A", "J", ["X1", "X2"]).ok
+    texts = [c.text for c in berserk.effects(p, "A", "J", DATA)]
+    assert "must immediately Charge J (4-4-8 in X2), entering its hex by the shortest route in MF: X2 for 1 MF" in texts
+    assert "Morale Level 10" in texts
+
+
+def test_8_5_2_a_surviving_hs_must_be_its_squads_hs():
+    """8.5.2 "(or its surviving HS)": a 3-3-7's HS is the 1-2-7 (the
+    Dare-Death Example), so a 2-3-7 is not squad A's surviving HS."""
+    wrong = berserk.eligibility(position(A={"type": "2-3-7"}), "A", DATA, squad_type="3-3-7")
+    assert not wrong.eligible
+    assert failing(wrong) == "A (2-3-7 in Z0) is not the surviving HS of squad A: a 3-3-7's HS is a 1-2-7"
+    right = berserk.eligibility(position(A={"type": "1-2-7"}), "A", DATA, squad_type="3-3-7")
+    assert right.eligible and "A (1-2-7 in Z0) is the surviving HS of squad A (a 3-3-7)" in [c.text for c in right.checks]
+    unknown = berserk.eligibility(position(A={"type": "2-2-7"}), "A", DATA, squad_type="4-4-7")
+    assert unknown.eligible
+    assert any("the excerpt does not name a 4-4-7's HS" in c.text for c in unknown.checks)
+    results, _ = berserk.check_declarations(position(A={"type": "2-3-7"}), [berserk.Declaration(("A",), "J")], DATA,
+                                            squad_types={"A": "3-3-7"})
+    assert not results[0].eligible
 
 
 def test_berserk_effects_from_the_box():

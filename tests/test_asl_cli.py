@@ -37,7 +37,19 @@ def test_note_is_case_insensitive_and_fuzzy_with_json():
     data = json.loads(r.output)
     assert data["name"] == "Type 92 Infantry Gun" and data["bpv"] == 33 and data["kind"] == "ordnance"
     assert data["rf_for"]["value"] == "1.3"
-    assert data["rf"][0] == {"rf": "1.0", "na": False, "period": "1933-1945", "where": "", "vs": "", "step": None}
+    assert data["rf"][0] == {"rf": "1.0", "na": False, "period": "1933-1945", "where": "", "vs": "", "step": None,
+                             "exclusive": False}
+
+
+def test_note_cli_says_not_available_with_the_reason():
+    """Krupp M08 "Dates for use in Burma are 3-5/42"; Type 94 vs Russians
+    "1938 (1.3), 1939 (1.0), and 8/45 (1.1)" only."""
+    r = run("note", "Krupp M08", "--year", "1943", "--where", "Burma")
+    assert r.exit_code == 0, r.output
+    assert "RF for the date asked: not available (Dates for use in Burma are 3-5/42.)" in r.output.splitlines()
+    r = run("note", "Type 94 RFG", "--year", "1941", "--vs", "Russians", "--json")
+    assert json.loads(r.output)["rf_for"] == {
+        "value": "NA", "available": False, "why": "not available: vs Russians the dates are 1938, 1939, 8/45 only"}
 
 
 def test_note_finds_rule_sections_and_vehicle_notes():
@@ -91,6 +103,17 @@ def test_charge_route():
     assert r.exit_code == 0 and "shortest Charge route for A (3-3-7 in Z0) into X2: Y1 Y2 X2 (3 MF)" in r.output
     r = run("charge", EXAMPLE, "--unit", "A", "--target", "J", "--route", "Y1 X1 X2")
     assert r.exit_code == 1 and "Y1 X1 X2 costs 4 MF" in r.output
+
+
+def test_charge_of_the_examples_hs_from_y2_into_x2(tmp_path):
+    """Dare-Death Example: the 1-2-7 HS "must now enter the 4-4-8's hex"."""
+    hs = tmp_path / "hs.toml"
+    hs.write_text(EXAMPLE.read_text().replace('id = "A"\ntype = "3-3-7"\nhex = "Z0"\nmarkers = ["CX"]',
+                                              'id = "A"\ntype = "1-2-7"\nhex = "Y2"\nmarkers = ["Berserk"]'))
+    r = run("charge", hs, "--unit", "A", "--target", "J", "--route", "X2")
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines() == ["shortest Charge route for A (1-2-7 in Y2) into X2: X2 (1 MF)",
+                                     "[Berserk] yes: X2 is a shortest route in MF (1 MF)"]
 
 
 WAVE = """

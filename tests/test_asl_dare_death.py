@@ -148,6 +148,19 @@ def test_8_5_2_going_berserk_makes_the_designation_due():
     assert [d.units for d in done.declared] == [("A",)]
 
 
+def test_8_5_2_two_berserk_orders_in_one_message():
+    """A and C (both Dare-Death) go Berserk by two orders of one message: the
+    second order rechecks the first's squad with its revealed designation."""
+    state, parsed = set_up()
+    state = message(state, "axis", 2, GAME.parse_orders({}, "axis"))
+    doc = {"position": {**BERSERK["position"], "unit": BERSERK["position"]["unit"] + [
+        {"id": "C", "type": "3-3-7", "hex": "Z0"}]},
+        "order": [{"type": "berserk", "units": ["A"], "target": "J"}, {"type": "berserk", "units": ["C"], "target": "J"}]}
+    orders = GAME.parse_orders(doc, "allied")
+    done = message(state, "allied", 3, orders, reveals=[("dd-A", parsed.seals["dd-A"]), ("dd-C", parsed.seals["dd-C"])])
+    assert [d.units for d in done.declared] == [("A",), ("C",)]
+
+
 def test_8_5_2_a_regular_squad_revealed_cannot_go_berserk():
     state, parsed = set_up()
     state = message(state, "axis", 2, GAME.parse_orders({}, "axis"))
@@ -177,6 +190,24 @@ def test_8_5_2_berserk_needs_a_declared_squad_and_the_setup():
             dict(u, dare_death=True) for u in BERSERK["position"]["unit"]]}}, "allied")
 
 
+@pytest.mark.parametrize("hs, ok", [("2-3-7", False), ("1-2-7", True)])
+def test_8_5_2_a_surviving_hs_of_the_wrong_type_may_not_go_berserk(hs, ok):
+    """8.5.2 "(or its surviving HS)": squad A was declared a 3-3-7 at setup,
+    whose HS is the 1-2-7."""
+    state, parsed = set_up()
+    doc = berserk_orders("A")
+    doc["position"] = {**doc["position"], "unit": [dict(u, type=hs) if u["id"] == "A" else u
+                                                   for u in doc["position"]["unit"]]}
+    orders = GAME.parse_orders(doc, "allied")
+    if ok:
+        done = message(state, "allied", 3, orders, reveals=[("dd-A", parsed.seals["dd-A"])])
+        assert [d.units for d in done.declared] == [("A",)]
+    else:
+        with pytest.raises(IllegalOrderError, match="8.5.2: A \\(2-3-7 in Z0\\) is not the surviving HS of squad A: "
+                                                    "a 3-3-7's HS is a 1-2-7"):
+            message(state, "allied", 3, orders, reveals=[("dd-A", parsed.seals["dd-A"])])
+
+
 def test_8_5_2_malformed_reveal_is_refused():
     state, _ = set_up()
     with pytest.raises(IllegalOrderError, match="8.5.2: the designation of A: 'yes' is not a Dare-Death designation"):
@@ -195,3 +226,141 @@ def test_views_designations_for_each_side_and_a_spectator():
     state, _ = GAME.apply(state, Opened("allied", "dd-C", parsed.seals["dd-C"], 4))
     seen = {s["id"]: s for s in GAME.view(state, None)["sides"]["allied"]["squads"]}
     assert seen["C"]["dare_death"] is True and seen["C"]["revealed_in"] == 4 and seen["A"]["dare_death"] == "sealed"
+
+
+# --------------------------------------------------------------------------- voluntary reveal (8.5.2)
+#
+# 8.5.2: "Dare-Death MMC enter into and resolve Hand-to-Hand CC as if they were
+# Japanese (8.1.8.4). In addition, each non-Hand-to-Hand CC attack against
+# Infantry in which an unpinned Dare-Death MMC participates receives an extra
+# -1 DRM" -- Berserk or not.  The owner claims it with a `dare-death` order,
+# which makes the squad's reveal due in the same message.
+
+
+def claim(squad: str, purpose: str | None = "CC in X2: -1 DRM") -> dict:
+    order = {"type": "dare-death", "squad": squad}
+    if purpose is not None:
+        order["purpose"] = purpose
+    return {"order": [order]}
+
+
+def message_events(state, side, seq, parsed, reveals=()):
+    actions = [Opened(side, slot, value, seq) for slot, value in reveals]
+    actions += [Ordered(side, seq, i, dict(o)) for i, o in enumerate(parsed.public)]
+    actions.append(MessageEnd(side, seq))
+    return apply_message(GAME, state, actions, seq, side)
+
+
+def set_up_and_reply(chosen=("A", "C")):
+    state, parsed = set_up(chosen)
+    return message(state, "axis", 2, GAME.parse_orders({}, "axis")), parsed
+
+
+def test_8_5_2_dare_death_order_is_public_and_seals_nothing():
+    parsed = GAME.parse_orders(claim("C"), "allied")
+    assert parsed.public == ({"type": "dare-death", "squad": "C", "purpose": "CC in X2: -1 DRM"},)
+    assert parsed.seals == {} and parsed.reveals == ()
+    assert GAME.parse_orders(claim("C", None), "allied").public == ({"type": "dare-death", "squad": "C", "purpose": ""},)
+
+
+@pytest.mark.parametrize("order, text", [
+    ({"type": "dare-death"}, "missing field 'squad'"),
+    ({"type": "dare-death", "squad": ""}, "field 'squad' must be a non-empty string"),
+    ({"type": "dare-death", "squad": "C", "slot": "dd-C"}, "unknown field 'slot'"),
+])
+def test_8_5_2_dare_death_order_errors_name_the_field(order, text):
+    with pytest.raises(InputError, match=text):
+        GAME.parse_orders({"order": [order]}, "allied")
+
+
+def test_8_5_2_owner_reveals_a_designation_voluntarily_and_the_value_shows():
+    """C never went Berserk; its owner claims the Dare-Death CC benefit: the
+    order makes dd-C due, a message without the reveal is refused, and the
+    reveal shows the sealed value."""
+    state, setup = set_up_and_reply()
+    parsed = GAME.parse_orders(claim("C"), "allied")
+    after, events = GAME.apply(state, Ordered("allied", 3, 0, dict(parsed.public[0])))
+    assert GAME.awaiting(after) == (RevealDue("allied", "dd-C", "8.5.2"),)
+    assert events[0].text == ("allied claims squad C's Dare-Death designation (8.5.2) for 'CC in X2: -1 DRM'; "
+                              "the sealed value is revealed in this message")
+    with pytest.raises(HiddenInfoError, match="allied owed the reveal of dd-C"):
+        message_events(state, "allied", 3, parsed)
+    done, events = message_events(state, "allied", 3, parsed, reveals=[("dd-C", setup.seals["dd-C"])])
+    texts = [e.text for e in events]
+    assert texts[0] == ("allied reveals squad C's designation (sealed in message 0001): 'dare-death' -- "
+                        "a Dare-Death Squad")
+    assert texts[1].startswith("allied claims squad C's Dare-Death designation (8.5.2) for 'CC in X2: -1 DRM': "
+                               "the sealed value is 'dare-death' -- the claim holds")
+    assert all(e.rule == "8.5.2" for e in events)
+    seen = {s["id"]: s for s in GAME.view(done, "axis")["sides"]["allied"]["squads"]}
+    assert seen["C"]["dare_death"] is True and seen["C"]["revealed_in"] == 3
+    assert {seen[s]["dare_death"] for s in "ABDEFGHIKM"} == {"sealed"}
+    assert GAME.awaiting(done) == ()
+
+
+def test_8_5_2_a_regular_designation_revealed_shows_regular_so_a_claim_cannot_be_bluffed():
+    state, setup = set_up_and_reply()
+    parsed = GAME.parse_orders(claim("B"), "allied")
+    done, events = message_events(state, "allied", 3, parsed, reveals=[("dd-B", setup.seals["dd-B"])])
+    texts = [e.text for e in events]
+    assert texts[0] == ("allied reveals squad B's designation (sealed in message 0001): 'regular' -- "
+                        "not a Dare-Death Squad")
+    assert "the sealed value is 'regular' -- the claim fails: B is not a Dare-Death Squad" in texts[1]
+    assert GAME.view(done, None)["sides"]["allied"]["squads"][1] == {
+        "id": "B", "type": "3-3-7", "eligible": True, "dare_death": False, "revealed_in": 3}
+
+
+@pytest.mark.parametrize("squad, text", [
+    ("L", "8.5.2: L is a 5-3-7, which has no Dare-Death designation: only non-5-3-7 squads may be Dare-Death Squads"),
+    ("Q", "8.5.2: squad 'Q' was not declared at setup"),
+])
+def test_8_5_2_dare_death_order_for_a_squad_without_a_designation_is_refused(squad, text):
+    state, _ = set_up_and_reply()
+    parsed = GAME.parse_orders(claim(squad), "allied")
+    with pytest.raises(IllegalOrderError, match=text):
+        GAME.apply(state, Ordered("allied", 3, 0, dict(parsed.public[0])))
+
+
+def test_8_5_2_dare_death_order_before_setup_and_twice_is_refused():
+    parsed = GAME.parse_orders(claim("C"), "allied")
+    with pytest.raises(IllegalOrderError, match="asl.setup: allied must set up"):
+        GAME.apply(GAME.initial_state({}), Ordered("allied", 1, 0, dict(parsed.public[0])))
+    state, setup = set_up_and_reply()
+    state, _ = message_events(state, "allied", 3, parsed, reveals=[("dd-C", setup.seals["dd-C"])])
+    state = message(state, "axis", 4, GAME.parse_orders({}, "axis"))
+    with pytest.raises(IllegalOrderError, match="8.5.2: squad C's designation was already revealed in message 0003"):
+        GAME.apply(state, Ordered("allied", 5, 0, dict(parsed.public[0])))
+
+
+@pytest.mark.parametrize("claim_first", [False, True])
+def test_8_5_2_a_berserk_squad_and_its_claim_in_one_message_reveal_once(claim_first):
+    state, setup = set_up_and_reply()
+    both = berserk_orders("A")["order"] + claim("A")["order"]
+    parsed = GAME.parse_orders({**berserk_orders("A"), "order": both[::-1] if claim_first else both}, "allied")
+    pending = state
+    for i, order in enumerate(parsed.public):
+        pending, _ = GAME.apply(pending, Ordered("allied", 3, i, dict(order)))
+    assert GAME.awaiting(pending) == (RevealDue("allied", "dd-A", "8.5.2"),)  # owed once, revealed once
+    done, events = message_events(state, "allied", 3, parsed, reveals=[("dd-A", setup.seals["dd-A"])])
+    assert [d.units for d in done.declared] == [("A",)]
+    assert sum("reveals squad A's designation" in e.text for e in events) == 1
+
+
+def test_8_5_2_reveal_orders_still_refuse_the_reserved_prefix():
+    """A plain `reveal` of a dd- slot is refused, pointing to the dare-death
+    order; sealing into a dd- slot by hand stays refused."""
+    with pytest.raises(InputError, match='reveal it with a dare-death order \\(squad = "A"\\)'):
+        GAME.parse_orders({"order": [{"type": "reveal", "slot": "dd-A"}]}, "allied")
+    with pytest.raises(InputError, match="slot names starting 'dd-' hold Dare-Death designations"):
+        GAME.parse_orders({"order": [{"type": "seal", "slot": "dd-A", "text": "dare-death"}]}, "allied")
+
+
+def test_8_5_2_audit_still_checks_the_count_after_a_voluntary_reveal():
+    state, setup = set_up_and_reply()
+    state, _ = message_events(state, "allied", 3, GAME.parse_orders(claim("C"), "allied"),
+                              reveals=[("dd-C", setup.seals["dd-C"])])
+    assert GAME.audit(state, {"allied": dict(setup.seals), "axis": {}}) == []
+    three = {**setup.seals, "dd-D": dare_death.sealed_value(True)}
+    assert GAME.audit(state, {"allied": three, "axis": {}}) == [
+        "allied: 8.5.2: 3 Dare-Death Squads designated among 11 eligible (non-5-3-7) squads; "
+        "10% rounded up is 2 (or none, if the rule is not used)"]

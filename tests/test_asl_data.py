@@ -55,6 +55,7 @@ def test_the_rules_numbers_the_checks_use():
     assert dict(DATA.human_wave) == {"rule": "8.5.1", "min_mmc": 6, "min_mmc_per_hex": 2, "min_hexes": 3}
     assert DATA.dare_death["percent"] == 10 and DATA.dare_death["max_mf_to_target"] == 8
     assert DATA.dare_death["cc_drm"] == -1
+    assert DATA.dare_death["hand_to_hand_drm"] == -1  # the Dare-Death Example, either side in Hand-to-Hand CC
     assert DATA.berserk["mf"] == 8 and DATA.berserk["morale"] == 10 and DATA.berserk["max_sw_pp"] == 1
 
 
@@ -72,7 +73,7 @@ def test_notes_bpv_as_printed(note, bpv):
 @pytest.mark.parametrize("note, query, rf", [
     ("type-92-infantry-gun", dict(year=1933), "1.0"),
     ("type-92-infantry-gun", dict(year=1938, vs="Russians"), "1.3"),
-    ("type-92-infantry-gun", dict(year=1946), None),
+    ("type-92-infantry-gun", dict(year=1946), "NA"),  # "1933-45": not available after
     ("type-92-combat-car", dict(year=1937), "1.3"),
     ("type-92-combat-car", dict(year=1940), "1.6"),  # +.1 a year thereafter
     ("type-92-combat-car", dict(year=1938, vs="Russians"), "NA"),
@@ -80,7 +81,7 @@ def test_notes_bpv_as_printed(note, bpv):
     ("type-94-rapid-fire-gun", dict(year=1939, where="China", vs="Russians"), "1.0"),
     ("type-94-rapid-fire-gun", dict(year=1945, month=8, where="China", vs="Russians"), "1.1"),
     ("type-94-rapid-fire-gun", dict(year=1942, where="Burma"), "1.0"),  # "for use elsewhere"
-    ("type-94-rapid-fire-gun", dict(year=1939, where="Burma"), None),  # elsewhere only 1941-45
+    ("type-94-rapid-fire-gun", dict(year=1939, where="Burma"), "NA"),  # elsewhere only 1941-45
     ("type-94-rapid-fire-gun", dict(year=1942), None),  # depends on the theatre
     ("year-41-type-mountain-gun", dict(year=1938), "1.2"),
     ("type-93-twin-mount-hmg", dict(year=1943, month=10), "1.4"),
@@ -90,7 +91,7 @@ def test_notes_bpv_as_printed(note, bpv):
     ("vickers-6-ton-mk-e", dict(year=1944), "1.6"),
     ("krupp-m08-obice-75-13", dict(year=1925), "1.4"),
     ("vcl-m1936", dict(year=1942, month=3, where="Java"), "1.5"),
-    ("ctls-4", dict(year=1942, month=1, where="Java"), None),
+    ("ctls-4", dict(year=1942, month=1, where="Java"), "NA"),  # "in Java 2-3/42"
     ("marmon-herrington-iii", dict(year=1942, month=2, where="Java"), "1.4"),
     ("type-89-heavy-grenade-launcher", dict(year=1942), None),
 ])
@@ -199,3 +200,118 @@ def test_module_examples_run():
     for module in (board, asl_data, dare_death):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
+
+
+# --------------------------------------------------------------------------- RF against availability
+
+
+def rf(note: str, **query):
+    return DATA.note(note).rf_for(**query)
+
+
+@pytest.mark.parametrize("query, value, reason", [
+    (dict(year=1943, where="Burma"), "NA", "Dates for use in Burma are 3-5/42."),
+    (dict(year=1942, month=6, where="Burma"), "NA", "Dates for use in Burma are 3-5/42."),
+    (dict(year=1942, month=2, where="burma"), "NA", "Dates for use in Burma are 3-5/42."),
+    (dict(year=1942, month=3, where="Burma"), "1.4", "1.4 1925-1945"),
+    (dict(year=1942, month=5, where="Burma"), "1.4", "1.4 1925-1945"),
+    (dict(year=1943, where="China"), "1.4", "1.4 1925-1945"),
+])
+def test_rf_krupp_m08_honours_the_dates_for_burma(query, value, reason):
+    """Krupp M08: "RF is 1.4 1925-45. Dates for use in Burma are 3-5/42." """
+    answer = rf("krupp-m08-obice-75-13", **query)
+    assert answer.value == value and reason in answer.why
+    assert answer.available is (value != "NA")
+    if value == "NA":
+        assert answer.why.startswith("not available")
+
+
+def test_rf_krupp_m08_in_burma_in_1942_depends_on_the_month():
+    answer = rf("krupp-m08-obice-75-13", year=1942, where="Burma")
+    assert answer.value is None and answer.available is None
+    assert answer.why == ("depends on the month: 1/42-2/42 not available (Dates for use in Burma are 3-5/42.); "
+                          "3/42-5/42 1.4; 6/42-12/42 not available (Dates for use in Burma are 3-5/42.)")
+
+
+def test_rf_without_a_theatre_names_the_theatre_limits():
+    answer = rf("krupp-m08-obice-75-13", year=1943)
+    assert answer.value == "1.4" and "in Burma only 3/42-5/42" in answer.why
+    answer = rf("vickers-6-ton-mk-e", year=1943)
+    assert answer.value == "1.6" and "NA in Burma (This vehicle was not used by the Chinese in Burma.)" in answer.why
+
+
+@pytest.mark.parametrize("query, value", [
+    (dict(year=1939, where="Burma"), "NA"),
+    (dict(year=1944, where="Burma"), "NA"),
+    (dict(year=1939, where="China"), "1.6"),
+    (dict(year=1937, where="China"), "1.2"),
+])
+def test_rf_vickers_6_ton_not_used_in_burma(query, value):
+    """Vickers 6-Ton: "This vehicle was not used by the Chinese in Burma." """
+    answer = rf("vickers-6-ton-mk-e", **query)
+    assert answer.value == value
+    if value == "NA":
+        assert answer.why == "not available: This vehicle was not used by the Chinese in Burma."
+
+
+@pytest.mark.parametrize("query, value", [
+    (dict(year=1938), "1.3"),
+    (dict(year=1938, where="China"), "1.3"),
+    (dict(year=1939, where="Manchuria"), "1.0"),
+    (dict(year=1939), "1.0"),
+    (dict(year=1945, month=8), "1.1"),
+    (dict(year=1945, month=8, where="Manchuria"), "1.1"),
+    (dict(year=1945, month=8, where="China"), "1.1"),
+    (dict(year=1937, where="China"), "NA"),
+    (dict(year=1941), "NA"),
+    (dict(year=1941, where="China"), "NA"),
+    (dict(year=1942, where="Burma"), "NA"),
+    (dict(year=1945, month=7, where="Manchuria"), "NA"),
+    (dict(year=1945), None),  # 8/45 only: depends on the month
+])
+def test_rf_type_94_vs_russians_exactly_three_dates(query, value):
+    """Type 94 RFG: "Dates and RF for use in China is 1937-1945 (1.2) [EXC: vs
+    Russians they are 1938 (1.3), 1939 (1.0), and 8/45 (1.1)]": against the
+    Russians those three dates only, in whatever theatre, NA otherwise."""
+    answer = rf("type-94-rapid-fire-gun", vs="Russians", **query)
+    assert answer.value == value, answer.why
+    if value == "NA":
+        assert answer.why == "not available: vs Russians the dates are 1938, 1939, 8/45 only"
+
+
+def test_rf_type_94_vs_others_is_unchanged():
+    assert rf("type-94-rapid-fire-gun", year=1941, where="China").value == "1.2"
+    assert rf("type-94-rapid-fire-gun", year=1941, where="China", vs="Chinese").value == "1.2"
+    assert rf("type-94-rapid-fire-gun", year=1941, where="Burma", vs="British").value == "1.0"
+
+
+@pytest.mark.parametrize("note, query, why", [
+    ("type-92-infantry-gun", dict(year=1932), "not available: the notes give RF for 1933-1945 only"),
+    ("vcl-m1936", dict(year=1942, month=5, where="Java"), "not available: the notes give RF for 1940-3/42 in Java only"),
+    ("vcl-m1936", dict(year=1941, where="China"), "not available: the notes give RF for 1940-3/42 in Java only"),
+    ("type-92-combat-car", dict(year=1938, vs="Russians"), "not available: NA 1938 vs Russians"),
+    ("type-93-twin-mount-hmg", dict(year=1939, vs="Russians"), "not available: NA 1938-1939 vs Russians"),
+])
+def test_rf_outside_the_dates_or_na_is_not_available(note, query, why):
+    answer = rf(note, **query)
+    assert (answer.value, answer.available, answer.why) == ("NA", False, why)
+
+
+def test_rf_a_year_split_at_a_month_lists_each_part():
+    answer = rf("type-93-twin-mount-hmg", year=1943)
+    assert answer.value is None
+    assert answer.why == "depends on the month: 1/43-10/43 1.4; 11/43-12/43 1.3"
+    answer = rf("vcl-m1936", year=1942, where="Java")
+    assert answer.why.startswith("depends on the month: 1/42-3/42 1.5; 4/42-12/42 not available")
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('vs = "Russians"\nexclusive = true\n\n[[note.rf]]\nrf = "1.0"\nfrom = "1939"', 'exclusive = true\n\n[[note.rf]]\nrf = "1.0"\nfrom = "1939"',
+     "note\\[\\d+\\].rf\\[\\d+\\].exclusive: only an entry with vs"),
+    ('rf = "1.0"\nfrom = "1939"\nto = "1939"\nvs = "Russians"\nexclusive = true', 'rf = "1.0"\nfrom = "1939"\nto = "1939"\nvs = "Russians"',
+     "note\\[\\d+\\].rf\\[\\d+\\]: every entry vs 'Russians' must say exclusive = true"),
+])
+def test_invalid_exclusive_rf_entries_name_the_key(tmp_path, old, new, message):
+    directory = broken(tmp_path, "notes.toml", old, new)
+    with pytest.raises(DataError, match=message):
+        load(directory)

@@ -208,3 +208,38 @@ def test_8_5_2_play_asks_for_orders_and_refuses_a_berserk_the_rules_forbid(chine
     assert [(x["slot"], x["value"].strip()) for x in body["reveals"]] == [("dd-A", "dare-death")]
     assert [o["type"] for o in body["orders"]] == ["berserk", "DR"]
     assert body["orders"][1] == {"type": "DR", "purpose": "Morale Check of E", "drm": -1}
+
+
+def test_8_5_2_owner_reveals_a_designation_with_a_dare_death_order(chinese_setup, tmp_path):
+    """C never goes Berserk, but 8.5.2's CC benefits hold Berserk or not: a
+    `dare-death` order claims them; the client adds dd-C's reveal by itself
+    and the opponent sees the sealed value."""
+    ann, bob, _ = chinese_setup
+    play(ann, bob, EXAMPLES / "2-axis-setup.toml")
+    orders = tmp_path / "claim.toml"
+    orders.write_text('[[order]]\ntype = "dare-death"\nsquad = "C"\npurpose = "CC in X2: -1 DRM"\n')
+    r, sent, received = play(bob, ann, orders)
+    body = body_of(sent)
+    assert body["orders"] == [{"type": "dare-death", "squad": "C", "purpose": "CC in X2: -1 DRM"}]
+    assert [(x["slot"], x["value"].strip()) for x in body["reveals"]] == [("dd-C", "dare-death")]
+    for output in (r.output, received.output):
+        assert "reveals squad C's designation (sealed in message 0001): 'dare-death' -- a Dare-Death Squad" in output
+        assert "the sealed value is 'dare-death' -- the claim holds" in output
+    squads = {s["id"]: s for s in view(ann)["view"]["sides"]["allied"]["squads"]}
+    assert squads["C"]["dare_death"] is True and squads["C"]["revealed_in"] == 3
+    assert all(squads[s]["dare_death"] == "sealed" for s in "ABDEFGHIKM")
+
+
+def test_8_5_2_play_asks_for_a_dare_death_order(chinese_setup):
+    ann, bob, _ = chinese_setup
+    play(ann, bob, EXAMPLES / "2-axis-setup.toml")
+    answers = ["dare-death", "L", "",         # refused: a 5-3-7 has no designation
+               "dare-death", "B", "CC in X2",  # B is regular: the reveal shows it
+               "done"]
+    r = bob.run("play", bob.game, input="\n".join(answers) + "\n")
+    assert r.exit_code == 0, r.output
+    assert "not accepted" in r.output and "L is a 5-3-7, which has no Dare-Death designation" in r.output
+    body = body_of(last_line(r.output))
+    assert body["orders"] == [{"type": "dare-death", "squad": "B", "purpose": "CC in X2"}]
+    assert [(x["slot"], x["value"].strip()) for x in body["reveals"]] == [("dd-B", "regular")]
+    assert "the claim fails: B is not a Dare-Death Squad" in r.output

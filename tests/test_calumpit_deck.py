@@ -13,6 +13,7 @@ import pytest
 from pbem.engine.machine import DiceDue, DiceRolled, Ordered
 from pbem.engine.referee import adjudicate
 from pbem.games.calumpit import GAME
+from pbem.games.calumpit.state import DrawDue
 from pbem.games.calumpit.tables import event_check
 from pbem.protocol.dice import roll
 
@@ -101,14 +102,14 @@ def test_drawn_cards_leave_the_deck_each_card_once():
     key = hashlib.sha256(b"whole deck").digest()
     seen = []
     for n in range(27):
-        state = replace(state, may_draw=("red",), over=False, ending_by="")
-        state, _ = GAME.apply(state, Ordered("japanese", 10 + n, 0, {"type": "draw", "deck": "red"}))
+        state = replace(state, may_draw=(DrawDue("red"),), over=False, ending_by="")
+        state, _ = GAME.apply(state, Ordered("american", 10 + n, 0, {"type": "draw", "deck": "red"}))
         state, _ = resolve(state, key + bytes([n]))
         seen.append(state.drawn[-1][0])
         assert len(state.red) == 26 - n
     assert sorted(seen) == sorted(GAME.data.decks["red"])
-    state = replace(state, may_draw=("red",))
-    state, events = GAME.apply(state, Ordered("japanese", 99, 0, {"type": "draw", "deck": "red"}))
+    state = replace(state, may_draw=(DrawDue("red"),))
+    state, events = GAME.apply(state, Ordered("american", 99, 0, {"type": "draw", "deck": "red"}))
     assert "exhausted" in events[-1].text
 
 

@@ -102,7 +102,71 @@ def test_diamonds_queen_sniper_fires_one_shot_a_turn_until_eliminated():
     assert "J-SNP-1 fires" not in text(r4)
 
 
+def test_diamonds_3_bombards_the_cross_roads_now_and_next_turn():
+    dirs, dists = [2, 4, 6, 8, 10, 12], [1, 3, 5, 7, 9, 10]
+    r = draw("D3", dirs + dists)
+    assert '6 rounds fall on the cross roads (burst radius 2"): 1" at 2 o\'clock, 3" at 4 o\'clock' in text(r)
+    (barrage,) = r.state.barrages
+    assert (barrage.name, barrage.first_turn, barrage.turns_left, barrage.rounds) == ("D3", 2, 1, 6)
+    r2 = next_turn(r.state, NO_CARD + NO_CARD + dirs + dists)
+    assert "6 rounds fall on the cross roads" in text(r2) and r2.state.barrages == ()
+
+
+@pytest.mark.parametrize("card, die, start, inches, toward", [
+    ("D7", 3, "the village", 13, "south"),
+    ("D8", 20, "the bridge", 30, "north"),
+])
+def test_diamonds_7_and_8_strafe_the_road(card, die, start, inches, toward):
+    r = draw(card, [die])
+    assert (f"[{GAME.data.card(card).name}] Japanese fighters strafe the road from {start} {inches} inches to the "
+            f"{toward} (D20+10: {die}+10), 2 passes: a figure on the road is hit on a D6 of 4, 5, 6, one within 2 "
+            f"inches of it on 1, 2") in text(r)
+    assert data_of(r, GAME.data.card(card).name)[-1] == {"start": start, "toward": toward, "inches": inches, "passes": 2}
+
+
+def test_diamonds_jack_bombers_drop_d20_bombs_on_the_rail_head():
+    r = draw("DJ", [2, 5, 11, 3, 4])  # D20 2 bombs; D12 directions 5 11; D20 distances 3 4
+    assert ('high level bombers drop 2 bombs on the center of the rail head (burst radius 2", burst order weapon '
+            'bomb): 3" at 5 o\'clock, 4" at 11 o\'clock') in text(r)
+    assert data_of(r, "Diamonds Jack")[-1]["bombs"] == 2
+
+
+@pytest.mark.parametrize("card, target, unit", [("DK", "the artillery section", "ARTY"),
+                                                ("DA", "the Headquarters section", "HQ")])
+def test_diamonds_king_and_ace_snipers_open_fire(card, target, unit):
+    r = draw(card, [6, 2, 17])
+    assert f"a Japanese sniper (J-SNP-1) opens fire on {target} from 6 inches at 2 o'clock" in text(r)
+    assert f"J-SNP-1 fires at {target}: D20 17: a figure is hit -- {unit} rolls its saving throw" in text(r)
+    assert r.state.unit("J-SNP-1").aim == unit
+    r2 = next_turn(r.state, NO_CARD + NO_CARD + [14])
+    assert f"J-SNP-1 fires at {target}: D20 14: a miss" in text(r2)
+
+
+def test_diamonds_5_direct_hits_on_the_road_bridge_and_the_explosion():
+    # 12 o'clock 4" and 6 o'clock 2" lie along the bridge, 3 o'clock 1" is on it: three direct hits; D20 2 20 5
+    dirs, dists = [12, 6, 3, 5, 5, 5], [4, 2, 1, 9, 9, 9]
+    r = draw("D5", dirs + dists + [2, 20, 5])
+    assert r.state.bridge("road").status == "destroyed" and r.state.bridge("rail").status == "intact"
+    assert "3 direct hit(s) on the Road bridge; D20 2, 20, 5: the engineer explosives go off and the bridge explodes" in text(r)
+    assert data_of(r, "Diamonds 5")[-1]["bridge_hits"] == [1, 2, 3]
+
+
+def test_diamonds_5_one_hit_damages_the_second_turns_hit_disables():
+    r = draw("D5", [12, 5, 5, 5, 5, 5] + [3, 9, 9, 9, 9, 9] + [19])
+    assert (r.state.bridge("road").status, r.state.bridge("road").hits) == ("damaged", 1)
+    assert "1 direct hit(s) on the Road bridge (1 in all); explosives D20 19: no explosion" in text(r)
+    r2 = next_turn(r.state, NO_CARD + NO_CARD + [6, 5, 5, 5, 5, 5] + [4, 9, 9, 9, 9, 9] + [1])
+    assert (r2.state.bridge("road").status, r2.state.bridge("road").hits) == ("disabled", 2)
+    assert "(2 in all, the structure is disabled)" in text(r2)
+
+
 # --------------------------------------------------------------------------- Hearts: JAGT and JAT
+
+
+def test_hearts_4_jagt_plus_the_motor_cycle_message():
+    r = draw("H4", [2, 16, 4])  # D10 2: one roll; d20 16: light tanks; D6 4: east side access road
+    assert "motor cycle approaches at high speed across the bridge to the CP" in text(r)
+    assert data_of(r, "JAGT")[0]["units"] == ["J-LT-1"] and r.state.unit("J-LT-1").figures == 2
 
 
 def test_hearts_3_jagt_d10_gives_the_number_of_jat_rolls_and_the_road():
@@ -168,7 +232,9 @@ def test_breakoff_when_more_than_half_the_attacking_units_are_eliminated():
     # a new attack forms a new force
     from dataclasses import replace
 
-    state = replace(r.state, may_draw=("red",), red=("H5",))
+    from pbem.games.calumpit.state import DrawDue
+
+    state = replace(r.state, may_draw=(DrawDue("red"),), red=("H5",))
     r2 = adjudicate(GAME, state, "american", {"order": [{"type": "draw", "deck": "red"}]}, [1, 1, 6])
     assert r2.state.unit("J-INF-5").force == 2 and r2.state.force.number == 2
 
@@ -194,8 +260,11 @@ def test_hearts_8_stragglers_opposite_the_attack_and_hearts_6_bridge_bombardment
 
 
 def test_hearts_10_spotter_aircraft_conditional_attack():
-    r = draw("H10", [1, 1, 1, 1, 12, 3])
-    assert "if any unit larger than a squad is in the open: 1 rounds (D10 1) fall on its center of mass" in text(r)
+    r = draw("H10", [1, 1, 1])  # the JAGT; the attack waits for its condition
+    assert ("a Japanese spotter aircraft circles overhead: if any unit larger than a squad is in the open, the Japanese "
+            "make an artillery attack on its center of mass (D10 rounds, D10 inches D12 direction") in text(r)
+    r2 = adjudicate(GAME, r.state, "japanese", {"order": [{"type": "spotter", "result": "attack"}]}, [1, 12, 3])
+    assert "1 rounds (D10 1) fall on its center of mass (burst radius 2\"): 3\" at 12 o'clock" in text(r2)
 
 
 def test_hearts_jack_queen_king_withdraw_and_ace_banzai():
@@ -271,7 +340,8 @@ def test_clubs_3_4_5_end_mid_sentence_as_printed():
 def test_spades_3_new_grenades_spades_4_red_draw_spades_ace_ankle():
     assert draw("S3", []).state.grenades == 48
     r = draw("S4", [])
-    assert r.state.may_draw == ("red",) and "if there are vehicles in the open, the American player draws a red card" in text(r)
+    assert [(d.deck, d.side, d.card) for d in r.state.may_draw] == [("red", "american", "S4")]
+    assert "if there are vehicles in the open, the American player must draw a red card" in text(r)
     assert draw("SA", []).state.co_movement == -2
     with pytest.raises(IllegalOrderError, match="EVENT CARDS: no event allows a draw from the red deck"):
         run([{"type": "draw", "deck": "red"}], [])
@@ -324,6 +394,24 @@ def test_victory_americans_escape_south_and_blow_the_bridge():
     r = run([{"type": "report", "americans": "south"}, {"type": "demolition"}], [1], {"demolition": "owed"})
     assert r.state.winner == "american"
     assert "American victory: the Americans escaped to the South bank and the Road bridge is destroyed" in text(r)
+
+
+def test_victory_a_disabled_bridge_counts_as_destroyed_americans_escape_south():
+    """"Two direct hits will disable the structure": for the VICTORY CONDITIONS a disabled bridge is down."""
+    r = draw("D5", [12, 6, 5, 5, 5, 5] + [3, 3, 9, 9, 9, 9] + [4, 7])  # two direct hits, no explosion
+    assert r.state.bridge("road").status == "disabled" and not r.state.over
+    r2 = adjudicate(GAME, r.state, "american", {"order": [{"type": "report", "americans": "south"}]}, [])
+    assert r2.state.winner == "american"
+    assert "American victory: the Americans escaped to the South bank and the Road bridge is destroyed" in text(r2)
+
+
+def test_victory_both_bridges_disabled_with_americans_on_the_north_bank():
+    bridges = {"road": {"hits": 2, "status": "disabled"}, "rail": {"hits": 2, "status": "disabled"}}
+    r = run([{"type": "report", "americans": "north"}], [], {"bridges": bridges})
+    assert r.state.winner == "japanese" and "both bridges are destroyed with Americans on the North bank" in r.state.verdict
+    r = run([{"type": "report", "americans": "north"}], [], {"bridges": {"road": {"hits": 1, "status": "damaged"},
+                                                                        "rail": bridges["rail"]}})
+    assert not r.state.over  # a damaged bridge still stands
 
 
 def test_victory_end_of_game_japanese_force_destroyed_or_all_retreating():

@@ -79,13 +79,13 @@ def test_direct_fire_rifle_dice_per_five_figures_and_six_for_philippine_army():
             [1, 1])  # 12 PA: two D20
     r = run([{"type": "fire", "weapon": "rifle", "range": 10, "figures": 11, "nationality": "pa", "terrain": "open"}], [1])
     assert len(data(r, "DIRECT FIRE")["rolls"]) == 1
-    r = run([{"type": "fire", "weapon": "rifle", "range": 10, "figures": 10, "unit": "DEPOT", "terrain": "open"}], [1])
+    r = run([{"type": "fire", "weapon": "rifle", "range": 10, "figures": 8, "unit": "DEPOT", "terrain": "open"}], [1])
     assert len(data(r, "DIRECT FIRE")["rolls"]) == 1  # DEPOT is Philippine Army: 6 per die
 
 
 def test_direct_fire_natural_one_misses_natural_twenty_hits():
     r = run([{"type": "fire", "weapon": "rifle", "range": 5, "figures": 5, "nationality": "japanese", "terrain": "open"}], [1])
-    assert data(r, "DIRECT FIRE")["needed"] == 0 and data(r, "DIRECT FIRE")["hits"] == 0
+    assert data(r, "DIRECT FIRE")["needed"] == -2 and data(r, "DIRECT FIRE")["hits"] == 0  # TARGET RANGE -5, halved
     r = run([{"type": "fire", "weapon": "rifle", "range": 60, "figures": 5, "nationality": "japanese", "terrain": "open",
               "moving": True}], [20, 6])
     d = data(r, "DIRECT FIRE")
@@ -217,6 +217,28 @@ def test_indirect_fire_kills_in_burst_one_to_three_then_saves():
     d = data(r, "INDIRECT FIRE")
     assert d["hits"] == 2 and d["killed"] == 1 and d["morale"]["passed"]
     assert r.state.unit("3-SQD").figures == 11
+
+
+@pytest.mark.parametrize("weapon, faces", [
+    ("strafe-road", (4, 5, 6)),       # Diamonds 6-8: "units on the road are hit on a D6 roll of four, five, or six"
+    ("strafe-roadside", (1, 2)),      # "Any unit two inches on either side of the road is hit on a D6 roll of one or two"
+    ("bomb", (1, 2, 3)),              # bombers: as artillery (reconstruction), "Kills: ... 1-3"
+])
+@pytest.mark.parametrize("face", [1, 2, 3, 4, 5, 6])
+def test_burst_kill_faces_strafing_and_bombs(weapon, faces, face):
+    hit = face in faces
+    r = run([{"type": "burst", "weapon": weapon, "figures": 1, "terrain": "road", "morale": False}],
+            [face] + ([6] if hit else []))  # a hit figure's save: D6 6 > TDF 5
+    assert data(r, "INDIRECT FIRE")["hits"] == int(hit)
+
+
+def test_burst_strafing_on_a_squad_saves_per_normal_then_morale():
+    # 1-SQD on the road: six figures under the strafing run, D6 1..6: 4, 5, 6 hit; saves 2 6 5: 2 killed
+    r = run([{"type": "burst", "weapon": "strafe-road", "figures": 6, "terrain": "road", "unit": "1-SQD"}],
+            [1, 2, 3, 4, 5, 6, 2, 6, 5, 3])
+    d = data(r, "INDIRECT FIRE")
+    assert d["hits"] == 3 and d["killed"] == 2 and r.state.unit("1-SQD").figures == 10
+    assert d["morale"]["modifier"] == 10  # the road is open: +10
 
 
 # --------------------------------------------------------------------------- HAND-GRENADES
@@ -353,6 +375,21 @@ def test_hand_to_hand_american_plus_one_and_second_combat_minus_two():
     pair = data(r, "HAND-TO-HAND")["pairs"][0]
     assert pair["attacker"] == ["american"] and pair["defender"] == ["second"] and pair["loser"] == "J-INF-1"
     assert r.state.unit("PACI").fights == 1
+
+
+def test_hand_to_hand_modifiers_officer_wounded_sword():
+    """HAND-TO-HAND MODIFIERS: bayonet or sword armed +1, wounded -2, officer +1."""
+    # both pass their morale tests (2 + 5, 3 + 5); pair 1: officer 2+1 vs wounded 4-2; pair 2: sword 4+1 vs 4;
+    # pair 3: 4 vs sword wounded 4+1-2; every pair's loser is 2-SQD (none would be without the modifiers)
+    orders = [{"type": "melee", "attacker": "J-INF-1", "defender": "2-SQD",
+               "pairs": ["officer vs wounded", "sword vs", "vs sword wounded"]}]
+    r = run(orders, [2, 3, 2, 4, 4, 4, 4, 4, 1, 1], MELEE_SCEN, side="japanese")
+    h = data(r, "HAND-TO-HAND")
+    assert [p["loser"] for p in h["pairs"]] == ["2-SQD"] * 3 and h["kia"] == {"J-INF-1": 0, "2-SQD": 3}
+    assert [p["attacker"] for p in h["pairs"]] == [["officer"], ["sword"], []]
+    assert [p["defender"] for p in h["pairs"]] == [["wounded"], [], ["sword", "wounded"]]
+    t = text(r, "HAND-TO-HAND")
+    assert "pair 1: 2+1 vs 4-2, 2-SQD loses a man" in t and "pair 2: 4+1 vs 4+0" in t and "pair 3: 4+0 vs 4-1" in t
 
 
 def test_hand_to_hand_figure_for_figure_and_sides():

@@ -35,8 +35,12 @@ def test_6_a_data_set_is_checked_and_installed_once(printed, tmp_path):
     assert found.ruleset != datasets.describe_all("calumpit", home)[0].ruleset  # not the shipped hash
     again, new = datasets.install("calumpit", printed, "printed", home=home)
     assert not new and again == found
+    other = tmp_path / "second-printing"
+    shutil.copytree(printed, other)
+    with (other / "tables.toml").open("a") as handle:
+        handle.write("# second printing\n")
     with pytest.raises(UsageError, match="already called 'printed'"):
-        datasets.install("calumpit", SHIPPED, "printed", home=home)
+        datasets.install("calumpit", other, "printed", home=home)
     assert [s.name for s in datasets.describe_all("calumpit", home)] == ["shipped", "printed"]
 
 
@@ -64,7 +68,7 @@ def test_6_message_0_pins_the_printed_data_and_every_command_finds_it(players, p
 
     # Bob has only the shipped data: refused, with the way out, and nothing written
     r = b.run("join", proposal, "--dir", b.game)
-    assert r.exit_code == 1
+    assert r.exit_code == 2
     assert "pins calumpit data" in r.output and "pbem data add calumpit DIR" in r.output
     assert not b.game.exists()
 
@@ -79,7 +83,7 @@ def test_6_message_0_pins_the_printed_data_and_every_command_finds_it(players, p
 
     # a spectator with neither keystore: needs the files, given with --data
     r = a.run("verify", a.game, PBEM_HOME=str(tmp_path / "nobody"))
-    assert r.exit_code == 1 and "pins calumpit data" in r.output
+    assert r.exit_code == 2 and "pins calumpit data" in r.output
     r = a.run("verify", a.game, "--data", printed, PBEM_HOME=str(tmp_path / "nobody"))
     assert r.exit_code == 0, r.output
 
@@ -113,3 +117,32 @@ def test_6_join_with_data_installs_it_first(players, printed):
     r = b.run("join", last_line(r.output), "--dir", b.game, "--data", printed)
     assert r.exit_code == 0, r.output
     assert [s.name for s in datasets.describe_all("calumpit", b.home)][1:] == [datasets.ruleset_of(datasets.build("calumpit", printed))[:12]]
+
+
+def test_6_a_directory_that_changes_nothing_or_a_bad_name_is_refused(tmp_path):
+    stray = tmp_path / "stray"
+    stray.mkdir()
+    (stray / "random.txt").write_text("not data")
+    with pytest.raises(UsageError, match="changes nothing of the shipped calumpit data"):
+        datasets.install("calumpit", stray, home=tmp_path / "home")
+    with pytest.raises(UsageError, match="changes nothing"):
+        datasets.install("calumpit", SHIPPED, home=tmp_path / "home")
+    assert not (tmp_path / "home" / "data").exists()
+
+
+def test_6_a_name_must_be_a_plain_word(printed, tmp_path):
+    for bad in ("", "a/b", "shipped", "..", "x y"):
+        with pytest.raises(UsageError, match="--name"):
+            datasets.install("calumpit", printed, bad, home=tmp_path / "home")
+
+
+def test_6_joining_with_data_that_is_not_the_pinned_data_installs_nothing(players, printed, tmp_path):
+    a, b = players
+    r = a.run("new", a.game, "--game", "calumpit", "--as", "american", "--opponent", b.pub(), "--data", printed)
+    other = tmp_path / "other"
+    shutil.copytree(printed, other)
+    with (other / "tables.toml").open("a") as handle:
+        handle.write("# another printing\n")
+    r = b.run("join", last_line(r.output), "--dir", b.game, "--data", other)
+    assert r.exit_code == 2 and "not the data your opponent chose (nothing installed)" in r.output
+    assert not (b.home / "data").exists() and not b.game.exists()

@@ -39,6 +39,18 @@ def handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def write_output(path: str | Path, text: str) -> None:
+    """Write a file the user asked for (--svg, --html, --out): its folder is
+    made if needed, and it is written whole or not at all."""
+    from pbem.atomicfile import replace
+    from pbem.errors import InputError
+
+    try:
+        replace(Path(path), text.encode("utf-8"), parents=True, durable=False)
+    except OSError as err:
+        raise InputError(f"cannot write {path}: {err.strerror or err}") from err
+
+
 def console(stderr: bool = False):
     from rich.console import Console
 
@@ -263,10 +275,19 @@ def join(proposal: str, directory: str, orders_path: str | None, data: str | Non
     from pbem.match import session
 
     if data is not None:
+        from pbem.games import datasets
         from pbem.match.session import read_messages
 
         (_, first), *_ = read_messages([Path(proposal)])
-        use_data(str((first.body.get("setup") or {}).get("module", "")), data)
+        setup = first.body.get("setup") or {}
+        module, pinned = str(setup.get("module", "")), str(setup.get("ruleset", ""))
+        given = datasets.ruleset_of(datasets.build(module, data))
+        if given != pinned:
+            from pbem.errors import DataError
+
+            raise DataError(f"--data {data}: its files hash to {given[:16]}..., message 0000 pins {pinned[:16]}...; "
+                            f"not the data your opponent chose (nothing installed)")
+        use_data(module, data)
     identity = load_identity()
     orders = read_orders(orders_path) if orders_path else None
     path, transcript = session.join_game(proposal, directory, identity, orders)
@@ -331,8 +352,18 @@ def play(directory: str, orders_path: str | None) -> None:
     if orders_path:
         orders = read_orders(orders_path)
     else:
+        from pbem.errors import UsageError
+
         match = session.load(directory, identity)
-        orders = ask_for(match)
+        if match.closed:
+            raise UsageError(f"the game is over; check it with: pbem verify {directory} --audit")
+        if not match.my_turn:
+            raise UsageError(f"it is not your turn: message {len(match.transcript):04d} is "
+                             f"{match.replay.next_side}'s; send your last message and wait for the reply")
+        try:
+            orders = ask_for(match)
+        except click.Abort:  # end of input or Ctrl-C at a prompt
+            raise UsageError("stopped: no message written") from None
     result = session.play(directory, identity, orders)
     out = console()
     for event in result.events:
@@ -342,17 +373,9 @@ def play(directory: str, orders_path: str | None) -> None:
 
 
 def read_orders(path: str) -> dict[str, Any]:
-    import tomllib
+    from pbem import tomlfile
 
-    from pbem.errors import InputError
-
-    try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(f"{path}: not valid TOML: {err}") from err
-    except OSError as err:
-        raise InputError(f"{path}: {err.strerror}") from err
+    return tomlfile.read(path)
 
 
 def ask_for(match: Any) -> dict[str, Any]:
@@ -446,7 +469,7 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
     if html_path:
         from pbem.render.html import match_html
 
-        Path(html_path).write_text(match_html(match), encoding="utf-8")
+        write_output(html_path, match_html(match))
     if as_json:
         from pbem.render import console as render
 
@@ -489,7 +512,7 @@ def write_svg(path: str, game: Any, view: Any, title: str) -> None:
 
     if not board.has_board(game, view):
         raise UsageError(f"--svg: the {game.name} game has no board to draw")
-    Path(path).write_text(board.board_svg(game, view, title), encoding="utf-8")
+    write_output(path, board.board_svg(game, view, title))
 
 
 @main.command()
@@ -709,7 +732,10 @@ def solo_ambon(directory: str) -> None:
 
     game = Solo(Path(directory), load_identity(), ask=lambda prompt: click.prompt(prompt, default="", show_default=False),
                 say=lambda text: out.print(text, markup=False), show=show)
-    game.run()
+    try:
+        game.run()
+    except click.Abort:  # end of input or Ctrl-C: every message written so far stays
+        click.echo(f"\nstopped; resume with: pbem solo ambon --dir {directory}")
 
 
 # --------------------------------------------------------------------------- demo

@@ -121,6 +121,20 @@ class RevealDue:
 
 Awaited = DiceDue | DecisionDue | RevealDue
 
+
+def describe_awaited(item: Awaited) -> str:
+    """What is awaited, in a player's words (``"allied decides: surrender? (yes/no)"``)."""
+    cite = f" ({item.rule})" if getattr(item, "rule", "") else ""
+    if isinstance(item, DiceDue):
+        what = item.purpose or item.label
+        return f"dice: {item.count}d{item.sides} for {what}, keyed by message {item.key_seq:04d}"
+    if isinstance(item, DecisionDue):
+        options = f" ({'/'.join(item.options)})" if item.options else ""
+        return f"{item.side} decides: {item.prompt or item.kind}{options}{cite}"
+    if isinstance(item, RevealDue):
+        return f"{item.side} reveals {item.slot}{cite}"
+    return str(item)
+
 # --------------------------------------------------------------------------- events
 
 

@@ -7,6 +7,8 @@ from typing import Any, Iterator, Mapping
 
 from pbem.errors import InputError
 
+MAX_ORDERS = 500  # per message: more is a mistake or an attack on the opponent's pbem
+
 
 def typed_orders(
     document: Mapping[str, Any], kinds: Mapping[str, Any], *, top_level: tuple[str, ...] = ("order",)
@@ -23,10 +25,14 @@ def typed_orders(
     orders = document.get("order", [])
     if not isinstance(orders, list):
         raise InputError("orders: 'order' must be an array of tables ([[order]])", field="order")
+    if len(orders) > MAX_ORDERS:
+        raise InputError(f"orders: {len(orders)} orders in one message; at most {MAX_ORDERS}", field="order")
     for number, order in enumerate(orders, 1):
         if not isinstance(order, Mapping):
             raise InputError(f"order {number}: must be a table", field="order")
         kind = order.get("type")
+        if kind is None:
+            raise InputError(f"order {number}: missing field 'type' (one of {', '.join(kinds)})", field="type")
         if not isinstance(kind, str) or kind not in kinds:
             raise InputError(f"order {number}: unknown type {kind!r} (expected one of {', '.join(kinds)})", field="type")
         yield number, kind, order

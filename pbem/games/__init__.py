@@ -19,6 +19,9 @@ BUILTIN = {
 }
 
 
+GAME_CONTRACT = ("name", "version", "sides", "initial_state", "apply", "parse_orders")
+
+
 def _load(target: str) -> Any:
     module, _, attr = target.partition(":")
     return getattr(importlib.import_module(module), attr)
@@ -52,6 +55,9 @@ def get(name: str, data_dir: str | None = None) -> Any:
             raise UsageError(f"cannot load game {name!r}: {err}") from err
     else:
         raise UsageError(f"unknown game {name!r}; available: {', '.join(sorted(games))}")
+    lacking = [a for a in GAME_CONTRACT if not hasattr(game, a)]
+    if lacking:
+        raise UsageError(f"{name!r} is not a pbem game: it has no {', '.join(lacking)} (see pbem.engine.machine)")
     if data_dir is not None:
         try:
             game = type(game)(data_dir=data_dir)

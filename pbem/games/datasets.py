@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from pbem.errors import IntegrityError, UsageError
+from pbem.errors import DataError, UsageError
 
 SHIPPED = "shipped"
 DATA_DIR = "data"
@@ -94,9 +94,12 @@ def for_ruleset(
     pinned: str,
     extra: Iterable[str | os.PathLike[str]] = (),
     home: str | os.PathLike[str] | None = None,
+    proposed_with: str | None = None,
 ) -> Any:
     """The game built with the data whose ruleset hash is ``pinned``: the
-    shipped set, then each of ``extra``, then each installed set."""
+    shipped set, then each of ``extra``, then each installed set.
+    ``proposed_with``: the pbem version that wrote message 0 (named in the
+    error when it differs from this one: the shipped data may have changed)."""
     shipped = build(game)
     tried = [DataSet(game, SHIPPED, None, ruleset_of(shipped))]
     if tried[0].ruleset == pinned:
@@ -107,11 +110,19 @@ def for_ruleset(
         if found.ruleset == pinned:
             return candidate
         tried.append(found)
-    raise IntegrityError(
+    from pbem import __version__
+
+    if proposed_with and proposed_with != __version__:
+        way_out = (f"message 0000 was written by pbem {proposed_with} and this is pbem {__version__}: if the game was "
+                   f"proposed with the shipped data, play it with pbem {proposed_with}, or install that version's "
+                   f"data files: pbem data add {game} DIR")
+    else:
+        way_out = f"ask your opponent for the data they chose and install it: pbem data add {game} DIR"
+    raise DataError(
         f"message 0000 pins {game} data {pinned[:16]}..., which this pbem does not have: "
         + "; ".join(f"the shipped data hash to {t.ruleset[:16]}..." if t.path is None
                     else f"{t.path} hashes to {t.ruleset[:16]}..." for t in tried)
-        + f". Ask your opponent for the data they chose and install it: pbem data add {game} DIR"
+        + f". To go on, {way_out}"
     )
 
 
@@ -140,7 +151,12 @@ def install(
     if not files:
         raise UsageError(f"{source}: holds no data files")
     ruleset = ruleset_of(build(game, source))  # a bad file is refused here, naming file, line and key
-    name = name or ruleset[:12]
+    if ruleset == ruleset_of(build(game)):
+        names = ", ".join(p.name for p in files)
+        raise UsageError(f"{source}: changes nothing of the shipped {game} data (none of {names} "
+                         f"replaces a file the game reads with different contents); nothing installed")
+    if name is None:
+        name = ruleset[:12]
     if not name.replace("-", "").replace("_", "").isalnum() or name == SHIPPED:
         raise UsageError(f"--name {name!r}: use letters, digits, - and _ (and not {SHIPPED!r})")
     dest = root(game, home) / name

@@ -89,7 +89,10 @@ class GameDirectory:
     def require(self) -> list[tuple[int, str, Path]]:
         files = self.message_files()
         if not files:
-            raise UsageError(f"{self.path} holds no pbem game (no NNNN-SIDE.pbem files)")
+            raise UsageError(
+                f"{self.path} holds no pbem game (no NNNN-SIDE.pbem files); to accept a proposal: "
+                f"pbem join FILE --dir {self.path}; to restore a game from its mail: pbem import {self.path} MAIL..."
+            )
         return files
 
     def write_message(self, seq: int, side: str, text: str) -> Path:

@@ -60,7 +60,7 @@ def _game_for(transcript: Transcript, data: Iterable[str | Path] = ()) -> Any:
             f"message 0000 pins {setup['module']} version {setup['module_version']}, this pbem has {game.version}"
         )
     if setup["ruleset"] != ruleset_hash(game):
-        game = datasets.for_ruleset(setup["module"], setup["ruleset"], data)
+        game = datasets.for_ruleset(setup["module"], setup["ruleset"], data, proposed_with=setup.get("pbem_version"))
     return game
 
 
@@ -83,7 +83,11 @@ def read_messages(paths: Iterable[Path]) -> list[tuple[Path, SignedMessage]]:
         else:
             messages = SignedMessage.all_from_text(data, source=str(path))
         if not messages:
-            raise IntegrityError(f"{path}: no '-----BEGIN PBEM MESSAGE-----' line; not a pbem turn file")
+            from pbem.match.directory import FILE_RE
+
+            # a game's own message file without its armour is damage (exit 1); any other file, wrong input (exit 2)
+            error = IntegrityError if FILE_RE.match(Path(path).name) else InputError
+            raise error(f"{path}: no '-----BEGIN PBEM MESSAGE-----' line; not a pbem turn file")
         found += [(Path(path), msg) for msg in messages]
     return found
 
@@ -247,6 +251,7 @@ def new_game(
         raise UsageError(f"--as {side!r}: {game_name} has sides {', '.join(game.sides)}")
     if opponent.fingerprint == identity.public.fingerprint:
         raise UsageError("the opponent's key is your own key; a game needs two identities")
+    game.initial_state(dict(options or {}))  # the game refuses options it does not know, before anything is written
     gamedir = GameDirectory(directory)
     if gamedir.path.exists() and any(gamedir.path.iterdir()):
         raise UsageError(f"{gamedir.path} is not empty; choose a new directory for a new game")
@@ -339,6 +344,7 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
     signature is checked against your key in message 0, so it can only be
     yours, and it is byte for byte the message your opponent received."""
     gamedir = GameDirectory(directory)
+    gamedir.require()  # before the lock, which would make the directory
     incoming = sorted(read_messages([Path(f) for f in files]), key=lambda item: item[1].seq)
     imported: list[Path] = []
     with gamedir.lock():
@@ -372,6 +378,7 @@ class PlayResult:
 def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> PlayResult:
     """Apply my orders and write the next message."""
     gamedir = GameDirectory(directory)
+    gamedir.require()
     with gamedir.lock():
         match = load(gamedir.path, identity)
         draft, result = compose(match, orders)

@@ -277,24 +277,14 @@ def store(
 
 def _replace(path: Path, data: bytes) -> bool:
     """Write ``path`` whole or not at all (the cache may be rewritten; message files never are)."""
-    import tempfile
+    from pbem.atomicfile import replace
 
     try:
         path.parent.mkdir(mode=0o700, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-    except OSError:
-        return False  # a read-only keystore: no cache, nothing else changes
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
+        replace(path, data, mode=0o600, durable=False)
         return True
     except OSError:
-        return False
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+        return False  # a read-only keystore: no cache, nothing else changes
 
 
 def forget(owner: Owner, directory: str | os.PathLike[str]) -> None:

@@ -101,7 +101,8 @@ def roll(key: bytes, label: str, count: int, sides: int) -> tuple[int, ...]:
 _TERM = re.compile(r"([+-]?)\s*(?:(\d*)[dD](\d+)|(\d+))")
 _ATOM = r"(?:\d*[dD]\d+|\d+)"
 _EXPRESSION = re.compile(rf"^\s*[+-]?\s*{_ATOM}(?:\s*[+-]\s*{_ATOM})*\s*$")
-MAX_DICE, MAX_SIDES = 100, 1000
+MAX_DICE, MAX_SIDES = 100, 1000  # per expression: dice in all its terms; faces of one die
+MAX_CONSTANT, MAX_TEXT = 10**6, 100
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,8 @@ class DiceExpression:
     def parse(cls, text: str, *, field: str = "dice") -> "DiceExpression":
         if not isinstance(text, str) or not text.strip():
             raise InputError(f"{field}: expected a dice expression like \"2d6+1\", got {text!r}", field=field)
+        if len(text) > MAX_TEXT:
+            raise InputError(f"{field}: a dice expression of {len(text)} characters; at most {MAX_TEXT}", field=field)
         if not _EXPRESSION.match(text):
             raise InputError(
                 f"{field}: cannot read dice expression {text!r} "
@@ -143,10 +146,17 @@ class DiceExpression:
                     )
                 terms.append(DiceTerm(sign, count, sides))
             else:
-                modifier += sign * int(match.group(4))
+                constant = int(match.group(4))
+                if constant > MAX_CONSTANT:
+                    raise InputError(f"{field}: the constant {constant} in {text!r} is out of range (at most {MAX_CONSTANT})",
+                                     field=field)
+                modifier += sign * constant
         compact = text.replace(" ", "")
         if not terms:
             raise InputError(f"{field}: {text!r} rolls no dice", field=field)
+        if sum(t.count for t in terms) > MAX_DICE:
+            raise InputError(f"{field}: {text!r} rolls {sum(t.count for t in terms)} dice; at most {MAX_DICE} in one roll",
+                             field=field)
         return cls(compact.lower(), tuple(terms), modifier)
 
     def total(self, values_per_term: list[tuple[int, ...]]) -> int:

@@ -43,6 +43,14 @@ def passphrase_from_env() -> bytes | None:
     return None if value is None else value.encode("utf-8")
 
 
+def check_name(name: str) -> str:
+    """A key's name is the comment of its one-line public key: one line of
+    printable text, or the .pub file could not be read back."""
+    if not name.strip() or len(name) > 100 or any(not c.isprintable() for c in name):
+        raise UsageError(f"--name {name!r}: give one line of printable text (1-100 characters)")
+    return name
+
+
 class Keystore:
     """A player's identity on disk; see the module docstring for the layout."""
 
@@ -67,9 +75,10 @@ class Keystore:
 
     def create(self, name: str, passphrase: bytes | None) -> Identity:
         """Generate and store a new identity; refuses to replace an existing one."""
-        self._refuse_overwrite()
         from pbem.protocol.keys import Identity
 
+        check_name(name)
+        self._refuse_overwrite()
         identity = Identity.generate(name)
         self._store(identity, passphrase)
         return identity
@@ -83,6 +92,8 @@ class Keystore:
         """
         from pbem.protocol.keys import Identity, public_key_of_private
 
+        if name is not None:
+            check_name(name)
         self._refuse_overwrite()
         path = Path(path)
         data = _read(path, "key file")
@@ -140,34 +151,9 @@ class Keystore:
 
 def atomic_write(path: Path, data: bytes, mode: int = 0o600) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new one, never a part."""
-    import secrets
+    from pbem.atomicfile import replace
 
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), mode)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(directory: Path) -> None:
-    """Make the rename durable where the platform allows opening a directory."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    replace(path, data, mode=mode)
 
 
 def _read(path: Path, what: str) -> bytes:

@@ -30,6 +30,8 @@ from pbem.protocol.keys import PublicKey
 from pbem.protocol.message import FORMAT_VERSION, NAMESPACE, SignedMessage
 
 SETUP_FIELDS = {"module": str, "module_version": str, "ruleset": str, "options": dict, "keys": dict}
+MAX_BODY_BYTES = 1 << 20  # docs/protocol.md 3.2: a hostile message cannot make the receiver crawl
+MAX_ORDERS = 500
 BODY_FIELDS = {"pbem", "game", "seq", "side", "author", "prev", "chain", "orders", "commitments", "reveals", "sealed"}
 OPTIONAL_FIELDS = {"secret", "setup"}
 GAME_ID = re.compile(r"^[0-9a-f]{32}$")
@@ -123,6 +125,8 @@ class Transcript:
                 )
         if len(self.secrets) == len(self.sides) and self.sides:
             raise IntegrityError(f"{_name(m)}: the game was closed by message {m - 1:04d}; nothing may follow it")
+        if len(msg.body_bytes) > MAX_BODY_BYTES:
+            raise IntegrityError(f"{_name(m)}: a body of {len(msg.body_bytes)} bytes; at most {MAX_BODY_BYTES}")
         try:
             body = msg.body  # step 1: canonical JSON
         except IntegrityError as err:
@@ -138,6 +142,8 @@ class Transcript:
         if missing or unknown:
             what = ", ".join([f"missing field {f!r}" for f in missing] + [f"unknown field {f!r}" for f in unknown])
             raise IntegrityError(f"{_name(m)}: body {what}")
+        if len(msg.field("orders", list, required=False) or ()) > MAX_ORDERS:
+            raise IntegrityError(f"{_name(m)}: {len(body['orders'])} orders; at most {MAX_ORDERS} in one message")
         if m == 0 and (msg.field("orders", list) or msg.field("reveals", list)):
             raise IntegrityError(
                 "message 0000 may carry no orders or reveals: dice it declared would be keyed by the joiner's "

@@ -12,7 +12,8 @@ the leader that goes along Charges it too; units of one hex Charge as one
 stack).  :func:`effects` lists what Berserk means for the unit,
 :func:`charge_route` and :func:`check_route` the shortest Charge route in MF,
 :func:`morale_check` a Berserk unit's MC, :func:`close_combat` the Dare-Death
-CC modifiers.  Locations are hexes: levels inside a hex are not modelled.
+CC modifiers, for a Hand-to-Hand and a non-Hand-to-Hand attack apart.
+Locations are hexes: levels inside a hex are not modelled.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Iterable, Mapping, Sequence
 from pbem.engine.hexes import Hex
 from pbem.engine.paths import format_mp
 from pbem.errors import InputError
-from pbem.games.asl.data import AslData
+from pbem.games.asl.data import AslData, Nationality
 from pbem.games.asl.position import MARKER_NAMES, Position, Unit
 
 RULE = "8.5.2"
@@ -102,10 +103,13 @@ def eligibility(
     *,
     target: str | None = None,
     dare_death: bool | None = None,
+    squad_type: str | None = None,
 ) -> Eligibility:
     """May ``unit_id`` go Berserk (8.5.2)?  ``dare_death`` overrides what the
     position says (in a game the sealed designation decides); ``target``
-    restricts the check to that enemy unit."""
+    restricts the check to that enemy unit; ``squad_type`` is the counter of
+    the squad a HS came from (in a game, as declared at setup): the HS must
+    be that squad's HS on the chart."""
     limit = 2 * int(data.dare_death["max_mf_to_target"])  # half-MF
     u = position.unit(unit_id)
     if u.enemy:
@@ -115,6 +119,8 @@ def eligibility(
     checks.append(Check(RULE, u.kind in ("squad", "half-squad"),
                         f"{u.name} is a {u.kind}" + ("" if u.kind in ("squad", "half-squad")
                                                      else "; only a Dare-Death squad or its surviving HS may go Berserk")))
+    if u.kind == "half-squad" and squad_type is not None:
+        checks.append(surviving_hs(u, squad_type, data.nationality(position.nationality)))
     # 2. a Dare-Death Squad
     dd = u.dare_death if dare_death is None else dare_death
     if dd:
@@ -187,6 +193,20 @@ def eligibility(
                        tuple(l.id for l in qualified))
 
 
+def surviving_hs(hs: Unit, squad_type: str, nationality: Nationality) -> Check:
+    """8.5.2 "(or its surviving HS)": is ``hs`` the HS that the chart gives
+    ``squad_type``, the squad it came from?  Where the excerpt names no HS for
+    that squad (it names only the 3-3-7's 1-2-7), the check passes and says so."""
+    parent = nationality.counter(squad_type, "squad")
+    expected = parent.half_squad if parent is not None else ""
+    if not expected:
+        return Check(RULE, True, f"{hs.name} came from squad {hs.squad} (a {squad_type}); the excerpt does not name a "
+                                 f"{squad_type}'s HS, so pbem cannot check that it is a {hs.type}")
+    if hs.type != expected:
+        return Check(RULE, False, f"{hs.name} is not the surviving HS of squad {hs.squad}: a {squad_type}'s HS is a {expected}")
+    return Check(RULE, True, f"{hs.name} is the surviving HS of squad {hs.squad} (a {squad_type})")
+
+
 @dataclass(frozen=True)
 class Declaration:
     units: tuple[str, ...]
@@ -199,11 +219,14 @@ def check_declarations(
     declarations: Sequence[Declaration],
     data: AslData,
     dare_death: Mapping[str, bool] | None = None,
+    squad_types: Mapping[str, str] | None = None,
 ) -> tuple[list[Eligibility], list[Check]]:
     """Units declared Berserk: each eligible against its declared target; a
     leader going along qualifies for one of them and Charges the same target;
-    all units of one hex that go Berserk Charge one target as one stack."""
+    all units of one hex that go Berserk Charge one target as one stack.
+    ``dare_death`` and ``squad_types`` are by roster squad (a HS's ``squad``)."""
     dare_death = dare_death or {}
+    squad_types = squad_types or {}
     results: list[Eligibility] = []
     problems: list[Check] = []
     target_of: dict[str, str] = {}
@@ -215,7 +238,8 @@ def check_declarations(
                 continue
             unit = position.unit(uid)
             result = eligibility(position, uid, data, target=d.target,
-                                 dare_death=dare_death.get(unit.squad, dare_death.get(uid)))
+                                 dare_death=dare_death.get(unit.squad, dare_death.get(uid)),
+                                 squad_type=squad_types.get(unit.squad))
             results.append(result)
             target_of[uid] = d.target
         if d.leader is not None:
@@ -279,9 +303,10 @@ def effects(position: Position, unit_id: str, target: str | None, data: AslData)
         Check(BOX, True, "never receives leadership benefit, takes no PAATC or LLMC/LLTC, never cowers"),
         Check(BOX, True, "is pinned only by collapsing Huts (8.2.1) or entering Bamboo"),
         Check(BOX, True, "loses Berserk status at the end of the Player Turn"),
-        Check(RULE, True, f"in CC: Hand-to-Hand as if Japanese (8.1.8.4); {data.dare_death['cc_drm']} DRM on non-Hand-to-Hand "
-                          f"CC attacks vs Infantry while unpinned; ambush drm +{data.dare_death['ambush_drm_inexperienced']} "
-                          f"Inexperienced (5.4) and +{data.dare_death['ambush_drm_berserk']} Berserk"),
+        Check(RULE, True, f"in CC (a Dare-Death MMC, Berserk or not): may enter Hand-to-Hand CC as if Japanese (8.1.8.4); "
+                          f"{data.dare_death['cc_drm']} DRM on non-Hand-to-Hand CC attacks vs Infantry while unpinned; "
+                          f"ambush drm +{data.dare_death['ambush_drm_inexperienced']} Inexperienced (5.4) and "
+                          f"+{data.dare_death['ambush_drm_berserk']} Berserk"),
     ]
     return out
 
@@ -352,19 +377,70 @@ def casualty_reduction(unit: Unit, data: AslData, nationality: str) -> str:
     return "Casualty Reduction (the excerpt shows only a squad's: it becomes an HS)"
 
 
+HAND_TO_HAND, NON_HAND_TO_HAND = "Hand-to-Hand", "non-Hand-to-Hand"
+
+
+@dataclass(frozen=True)
+class CCAttack:
+    """One CC attack by the Chinese units: which CC it is and its DRM."""
+
+    kind: str  # HAND_TO_HAND | NON_HAND_TO_HAND
+    dare_death_drm: int  # 8.5.2's extra DRM: non-Hand-to-Hand only
+    hand_to_hand_drm: int  # Hand-to-Hand CC's own DRM (the Dare-Death Example), either side's attack
+
+    @property
+    def drm(self) -> int:
+        return self.dare_death_drm + self.hand_to_hand_drm
+
+
 @dataclass(frozen=True)
 class CloseCombat:
-    hand_to_hand: bool
-    cc_drm: int  # on a non-Hand-to-Hand CC attack vs Infantry
+    """8.5.2 for the Chinese units in one CC, the two kinds of attack apart."""
+
+    dare_death: tuple[str, ...]  # the Dare-Death MMC taking part
+    hand_to_hand_allowed: bool  # 8.5.2 lets them make it Hand-to-Hand, as if Japanese
+    non_hand_to_hand: CCAttack
+    hand_to_hand: CCAttack | None  # None: 8.5.2 gives these units no Hand-to-Hand CC
     ambush_drm: int
     checks: tuple[Check, ...]
 
+    def attack(self, hand_to_hand: bool) -> CCAttack:
+        """The attack as the players make it: Hand-to-Hand or not."""
+        if not hand_to_hand:
+            return self.non_hand_to_hand
+        if self.hand_to_hand is None:
+            raise InputError(f"{RULE}: no Dare-Death MMC takes part, so 8.5.2 gives these units no Hand-to-Hand CC "
+                             f"(when the Japanese make it one is 8.1.8.4, which is not in the excerpt)")
+        return self.hand_to_hand
+
 
 def close_combat(units: Iterable[Unit], data: AslData, dare_death: Mapping[str, bool] | None = None,
-                 berserk: Iterable[str] = ()) -> CloseCombat:
-    """8.5.2 for the Chinese units in one CC: Hand-to-Hand when a Dare-Death
-    MMC takes part; else -1 DRM with an unpinned Dare-Death MMC; +1
-    Inexperienced and +1 Berserk ambush drm when a Berserk unit takes part."""
+                 berserk: Iterable[str] = (), vs_infantry: bool = True) -> CloseCombat:
+    """8.5.2 for the Chinese ``units`` in one CC, reported for each kind of
+    attack they may make.
+
+    The reading (8.5.2 and the Dare-Death Example):
+
+    * "Dare-Death MMC enter into and resolve Hand-to-Hand CC as if they were
+      Japanese (8.1.8.4)": with a Dare-Death MMC taking part the Chinese *may*
+      make the CC Hand-to-Hand, as the Japanese may; they need not
+      (``hand_to_hand_allowed``, and :meth:`CloseCombat.attack` for the one
+      they make).
+    * "each non-Hand-to-Hand CC attack against Infantry in which an unpinned
+      Dare-Death MMC participates receives an extra -1 DRM": only a
+      non-Hand-to-Hand attack, vs Infantry, with one unpinned
+      (``non_hand_to_hand.dare_death_drm``).  A Hand-to-Hand attack never
+      gets it.
+    * The Example: "the Chinese attack at 3-2 in Hand-to-Hand CC (5 FP to 3
+      FP) with a -1 DRM. The Japanese attack at 1-2 with -1 DRM for
+      Hand-to-Hand CC."  Both sides' attacks get the same -1: the
+      Hand-to-Hand DRM (8.1.8.4, outside the excerpt), not 8.5.2's extra -1
+      (which would make the Chinese -2).  It is ``hand_to_hand_drm`` here,
+      from the Example's number (``dare_death.hand_to_hand_drm``).
+    * "When determining ambush, Berserk units receive both the +1
+      Inexperienced (5.4) drm and a +1 Berserk drm" (``ambush_drm``).
+
+    pbem does not compute the CC odds: the CC Table is not in the excerpt."""
     dare_death = dare_death or {}
     berserk = set(berserk)
     units = list(units)
@@ -377,14 +453,27 @@ def close_combat(units: Iterable[Unit], data: AslData, dare_death: Mapping[str, 
     mad = [u for u in units if u.id in berserk or "berserk" in u.markers]
     d = data.dare_death
     checks = []
+    htoh_drm = int(d["hand_to_hand_drm"])
     if dd:
-        checks.append(Check(RULE, True, f"{', '.join(u.id for u in dd)}: Dare-Death MMC, so Hand-to-Hand CC as if "
-                                        f"{d['hand_to_hand_as'].title()} (8.1.8.4)"))
-    cc_drm = int(d["cc_drm"]) if unpinned else 0
-    if unpinned:
-        checks.append(Check(RULE, True, f"{cc_drm} DRM on a non-Hand-to-Hand CC attack vs Infantry ({unpinned[0].id} unpinned)"))
+        checks.append(Check(RULE, True, f"{', '.join(u.id for u in dd)}: Dare-Death MMC, so the Chinese may make it "
+                                        f"Hand-to-Hand CC as if {d['hand_to_hand_as'].title()} (8.1.8.4); they need not"))
+        checks.append(Check("Dare-Death Example", True, f"in Hand-to-Hand CC every attack, by either side, has {htoh_drm} DRM "
+                                                        f"(\"The Japanese attack at 1-2 with -1 DRM for Hand-to-Hand CC\"); "
+                                                        f"8.5.2's extra DRM does not apply to it"))
+    else:
+        checks.append(Check(RULE, False, "no Dare-Death MMC takes part: 8.5.2 gives no Hand-to-Hand CC and no extra DRM"))
+    dd_drm = int(d["cc_drm"]) if unpinned and vs_infantry else 0
+    if dd_drm:
+        checks.append(Check(RULE, True, f"{dd_drm} DRM on a non-Hand-to-Hand CC attack vs Infantry "
+                                        f"({unpinned[0].id} unpinned takes part)"))
+    elif dd:
+        why = "not vs Infantry" if not vs_infantry else f"every Dare-Death MMC ({', '.join(u.id for u in dd)}) is pinned"
+        checks.append(Check(RULE, False, f"no extra DRM on a non-Hand-to-Hand CC attack: {why}"))
     ambush = (int(d["ambush_drm_inexperienced"]) + int(d["ambush_drm_berserk"])) if mad else 0
     if mad:
         checks.append(Check(RULE, True, f"ambush drm +{ambush}: +{d['ambush_drm_inexperienced']} Inexperienced (5.4) "
                                         f"and +{d['ambush_drm_berserk']} Berserk ({', '.join(u.id for u in mad)})"))
-    return CloseCombat(bool(dd), cc_drm, ambush, tuple(checks))
+    return CloseCombat(
+        tuple(u.id for u in dd), bool(dd), CCAttack(NON_HAND_TO_HAND, dd_drm, 0),
+        CCAttack(HAND_TO_HAND, 0, htoh_drm) if dd else None, ambush, tuple(checks),
+    )

@@ -9,7 +9,8 @@ IDs."  In a game the Chinese setup declares the squads publicly and seals
 commitments nor the sealed store tell how many -- or which -- squads were
 designated.  The count is checked by the owner's client before the setup is
 sent (``check_seals``) and by ``verify --audit`` after the game; a squad's
-designation is revealed when it goes Berserk.
+designation is revealed when it goes Berserk, or when its owner claims it
+with a ``dare-death`` order (8.5.2's CC benefits hold Berserk or not).
 
 Reading of "may ... designate 10%": the player designates either exactly 10%
 (rounded up) or none at all (he does not use the rule); any other number is

@@ -103,6 +103,7 @@ class RfEntry:
     vs: str = ""
     step: Decimal = Decimal(0)
     note: str = ""
+    exclusive: bool = False  # with vs: vs that opponent, these entries' dates are the only ones
 
     def covers(self, year: int, month: int | None) -> bool:
         lo = (year, month or 12)  # any month of the year counts
@@ -138,20 +139,64 @@ def period(start: tuple[int, int] | None, end: tuple[int, int] | None) -> str:
     return a if a == b else f"{a}-{b}"
 
 
+NOT_AVAILABLE = "not available: "
+
+
 @dataclass(frozen=True)
 class RfAnswer:
-    value: str | None  # "1.3", "NA", or None when the notes do not decide
+    """The RF for a date: ``value`` "1.3" (``available`` True), "NA" (False:
+    ``why`` is "not available: " and the reason), or None when the notes do
+    not decide (``available`` None: it depends on the theatre or the month)."""
+
+    value: str | None
     entries: tuple[RfEntry, ...]
     why: str
+    available: bool | None = True
+
+    @property
+    def shown(self) -> str:
+        """``"1.4"``, ``"not available (reason)"``, or what it depends on."""
+        if self.available is False:
+            return f"not available ({self.why[len(NOT_AVAILABLE):]})"
+        return self.value if self.value is not None else self.why
+
+
+def _not_available(reason: str, entries: Iterable[RfEntry] = ()) -> RfAnswer:
+    return RfAnswer("NA", tuple(entries), NOT_AVAILABLE + reason, False)
+
+
+def _month_span(year: int, first: int, last: int) -> str:
+    """``1943, 1, 10`` -> ``"1/43-10/43"``; one month -> ``"8/45"``."""
+    yy = f"{year % 100:02d}"
+    return f"{first}/{yy}" if first == last else f"{first}/{yy}-{last}/{yy}"
 
 
 @dataclass(frozen=True)
 class Availability:
+    """Dates of use stated apart from RF: in ``where`` the piece is NA
+    (``na``) or available from ``start`` to ``end`` only."""
+
     where: str
     start: tuple[int, int] | None
     end: tuple[int, int] | None
     na: bool
     note: str
+
+    def covers(self, year: int, month: int) -> bool:
+        return not self.na and (self.start is None or self.start <= (year, month)) and (
+            self.end is None or (year, month) <= self.end)
+
+    def reason(self) -> str:
+        """The excerpt's words where given, else the dates."""
+        if self.note:
+            return self.note
+        return f"not used in {self.where}" if self.na else f"dates for use in {self.where} are {period(self.start, self.end)}"
+
+    def limit(self) -> str:
+        """The limit as a remark on an answer for no theatre in particular."""
+        if self.na:
+            return f"NA in {self.where} ({self.reason()})"
+        return f"in {self.where} only {period(self.start, self.end)} ({self.reason()})"
 
 
 @dataclass(frozen=True)
@@ -176,17 +221,49 @@ class Note:
         return (self.name, self.id, *self.aliases)
 
     def rf_for(self, year: int, month: int | None = None, where: str | None = None, vs: str | None = None) -> RfAnswer:
-        """The RF the notes give for a date, theatre and opponent.
+        """The RF the notes give for a date, theatre and opponent, or "not
+        available" with the reason.
 
-        An ``[EXC: vs ...]`` entry overrides the general one for that
-        opponent; a ``where`` entry applies only in that theatre, an
-        ``elsewhere`` one in any theatre no entry names.  When the notes do
-        not decide (a theatre not given, a year split at a month) the answer
-        has no value and lists the entries that apply."""
+        Each month asked (all twelve without ``month``) is answered alone:
+
+        1. ``dates`` for the theatre: NA there, or a period outside which the
+           piece is not available ("Dates for use in Burma are 3-5/42").
+        2. An ``[EXC: vs ...]`` entry overrides the general one for that
+           opponent; an ``exclusive`` one (the Type 94's "vs Russians they
+           are ...") leaves that opponent no other dates, in any theatre.
+        3. A ``where`` entry applies only in that theatre, an ``elsewhere``
+           one in any theatre no entry names.
+        4. A date no entry covers is not available; an ``na`` entry is NA.
+
+        Months with different answers give "depends on the month", each part
+        listed; a theatre not given where the answer needs one gives "depends
+        on the theatre".  Without a theatre, an answer names the theatres
+        whose ``dates`` limit it."""
         if not self.rf:
-            return RfAnswer(None, (), f"the excerpt states no RF for the {self.name}")
+            return RfAnswer(None, (), f"the excerpt states no RF for the {self.name}", None)
+        months = [month] if month else list(range(1, 13))
+        answers = [self._rf_in(year, m, where, vs) for m in months]
+        if all(a == answers[0] for a in answers):
+            return answers[0]
+        parts, first = [], 0
+        for i in range(1, 13):
+            if i == 12 or answers[i] != answers[first]:
+                parts.append(f"{_month_span(year, first + 1, i)} {answers[first].shown}")
+                first = i
+        entries = tuple(dict.fromkeys(e for a in answers for e in a.entries))
+        return RfAnswer(None, entries, "depends on the month: " + "; ".join(parts), None)
+
+    def _rf_in(self, year: int, month: int, where: str | None, vs: str | None) -> RfAnswer:
+        """:meth:`rf_for` for one month."""
+        place, opponent = (where or "").strip().lower(), (vs or "").strip().lower()
+        # 1. dates of use stated apart from RF, for the theatre asked
+        for d in self.dates:
+            if place and d.where.lower() == place and not d.covers(year, month):
+                return _not_available(d.reason())
+        # 2. the entries for the opponent
+        exclusive = [e for e in self.rf if e.exclusive and e.vs.lower() == opponent]
+        pool = exclusive or [e for e in self.rf if not e.vs or e.vs.lower() == opponent]
         named = {e.where.lower() for e in self.rf if e.where and e.where != "elsewhere"}
-        place = (where or "").lower()
 
         def where_ok(e: RfEntry) -> bool | None:
             if not e.where:
@@ -197,25 +274,36 @@ class Note:
                 return place not in named
             return e.where.lower() == place
 
-        def vs_ok(e: RfEntry) -> bool:
-            return not e.vs or (vs is not None and e.vs.lower() == vs.lower())
-
-        live = [e for e in self.rf if e.covers(year, month) and vs_ok(e) and where_ok(e) is not False]
+        # 3. the entries for the date and the theatre
+        live = [e for e in pool if e.covers(year, month) and where_ok(e) is not False]
         if any(e.vs for e in live):
             live = [e for e in live if e.vs]
         if any(e.where and e.where != "elsewhere" and where_ok(e) for e in live):
             live = [e for e in live if e.where and where_ok(e)]
-        when = f"{month}/{year}" if month else str(year)
+        # 4. not covered, NA, a value, or undecided
         if not live:
-            return RfAnswer(None, (), f"no RF is given for the {self.name} in {when}" + (f" in {where}" if where else ""))
+            if exclusive:
+                return _not_available(f"vs {exclusive[0].vs} the dates are "
+                                      + ", ".join(period(e.start, e.end) for e in exclusive) + " only")
+            shown = [e for e in pool if where_ok(e) is not False] or pool
+            return _not_available("the notes give RF for " + ", ".join(
+                period(e.start, e.end) + (f" {_theatre(e.where)}" if e.where else "") for e in shown) + " only")
+        if any(where_ok(e) is None for e in live):
+            why = "depends on the theatre: " + "; ".join(e.describe() for e in live)
+            if all(e.where and e.where != "elsewhere" for e in live):
+                why += "; not available elsewhere"
+            return RfAnswer(None, tuple(live), why, None)
         values = {e.value(year) for e in live}
-        if len(values) == 1 and all(where_ok(e) for e in live) and (month or all(_whole_year(e, year) for e in live)):
-            return RfAnswer(values.pop(), tuple(live), "; ".join(e.describe() for e in live))
-        return RfAnswer(None, tuple(live), "depends on " + ("the theatre" if any(where_ok(e) is None for e in live) else "the month") + ": " + "; ".join(e.describe() for e in live))
+        if values == {"NA"}:
+            return _not_available("; ".join(e.note or e.describe() for e in live), live)
+        if len(values) > 1:  # pragma: no cover - no two entries of the notes overlap
+            return RfAnswer(None, tuple(live), "the notes disagree: " + "; ".join(e.describe() for e in live), None)
+        why = "; ".join([e.describe() for e in live] + ([d.limit() for d in self.dates] if not place else []))
+        return RfAnswer(values.pop(), tuple(live), why)
 
 
-def _whole_year(e: RfEntry, year: int) -> bool:
-    return e.start <= (year, 1) and (e.end is None or (year, 12) <= e.end)
+def _theatre(where: str) -> str:
+    return "elsewhere" if where == "elsewhere" else f"in {where}"
 
 
 @dataclass(frozen=True)
@@ -388,7 +476,7 @@ def load_notes(raw: bytes, name: str, nationalities: Iterable[str]) -> tuple[Not
         for j, e in enumerate(src.array(n.get("rf", []), f"{key}.rf")):
             k2 = f"{key}.rf[{j}]"
             e = src.table(e, k2)
-            src.keys(e, k2, ("rf", "na", "from", "to", "where", "vs", "step", "note"), ("from",))
+            src.keys(e, k2, ("rf", "na", "from", "to", "where", "vs", "step", "note", "exclusive"), ("from",))
             na = _bool(src, e.get("na", False), f"{k2}.na")
             if na == ("rf" in e):
                 raise src.error(k2, "give either rf = \"1.3\" or na = true")
@@ -399,12 +487,19 @@ def load_notes(raw: bytes, name: str, nationalities: Iterable[str]) -> tuple[Not
                 end = (end[0], end[1] or 12)
                 if end < start:
                     raise src.error(f"{k2}.to", f"ends before it starts ({e['from']})")
+            vs = src.string(e.get("vs", ""), f"{k2}.vs")
+            exclusive = _bool(src, e.get("exclusive", False), f"{k2}.exclusive")
+            if exclusive and not vs:
+                raise src.error(f"{k2}.exclusive", "only an entry with vs = \"...\" may be exclusive (the dates vs that opponent)")
             rf.append(RfEntry(
                 _decimal(src, e["rf"], f"{k2}.rf") if "rf" in e else None, na, start, end,
-                src.string(e.get("where", ""), f"{k2}.where"), src.string(e.get("vs", ""), f"{k2}.vs"),
+                src.string(e.get("where", ""), f"{k2}.where"), vs,
                 _decimal(src, e["step"], f"{k2}.step") if "step" in e else Decimal(0),
-                src.string(e.get("note", ""), f"{k2}.note"),
+                src.string(e.get("note", ""), f"{k2}.note"), exclusive,
             ))
+        for j, entry in enumerate(rf):
+            if entry.vs and not entry.exclusive and any(o.exclusive and o.vs == entry.vs for o in rf):
+                raise src.error(f"{key}.rf[{j}]", f"every entry vs {entry.vs!r} must say exclusive = true when one does")
         dates = []
         for j, e in enumerate(src.array(n.get("dates", []), f"{key}.dates")):
             k2 = f"{key}.dates[{j}]"
@@ -434,7 +529,7 @@ def load_notes(raw: bytes, name: str, nationalities: Iterable[str]) -> tuple[Not
 RULE_TABLES = {
     "human_wave": {"rule": str, "min_mmc": int, "min_mmc_per_hex": int, "min_hexes": int},
     "dare_death": {"rule": str, "percent": int, "max_mf_to_target": int, "cc_drm": int, "hand_to_hand_as": str,
-                   "ambush_drm_inexperienced": int, "ambush_drm_berserk": int},
+                   "hand_to_hand_drm": int, "ambush_drm_inexperienced": int, "ambush_drm_berserk": int},
     "berserk": {"rule": str, "mf": int, "morale": int, "max_sw_pp": int},
 }
 

@@ -20,12 +20,14 @@ sections of pbem/games/asl/README.md are the rule ids ``asl.*``)::
     type = "human-wave" units = [...]  (or hexes = [...])          8.5.1, against [position]
     type = "seal"       slot = "hip"  text = "..."                 a sealed note (asl.seal)
     type = "reveal"     slot = "hip"                               (asl.reveal)
+    type = "dare-death" squad = "C"  purpose = "CC in X2"          8.5.2: reveal C's designation
     type = "end"                                                   (asl.end)
 
-A squad's Dare-Death designation is revealed when it goes Berserk: the
-``berserk`` order makes the reveal due, and the owner's client adds it to the
-same message.  Rolls are keyed by the message that declares them, so their
-author learns them only from the reply (DESIGN 4.3).
+A squad's Dare-Death designation is revealed when it goes Berserk, or when
+its owner claims it with a ``dare-death`` order (8.5.2's CC benefits hold
+whether Berserk or not): either order makes the reveal due, and the owner's
+client adds it to the same message.  Rolls are keyed by the message that
+declares them, so their author learns them only from the reply (DESIGN 4.3).
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ ORDER_FIELDS = {  # type: (required, optional)
     "human-wave": ((), ("units", "hexes")),
     "seal": (("slot", "text"), ()),
     "reveal": (("slot",), ()),
+    "dare-death": (("squad",), ("purpose",)),
     "end": ((), ()),
 }
 
@@ -256,7 +259,16 @@ class AslGame(Dispatching):
                     except InputError as err:
                         raise InputError(f"{where}: {err}", field="units") from None
                 public.append(item)
+            elif kind == "dare-death":
+                public.append({"type": kind, "squad": _text(order, "squad", where, 32),
+                               "purpose": _text(order, "purpose", where, MAX_PURPOSE) if "purpose" in order else ""})
             elif kind in ("seal", "reveal"):
+                slot = order.get("slot")
+                squad = dare_death.squad_of(slot.strip()) if kind == "reveal" and isinstance(slot, str) else None
+                if squad:
+                    raise InputError(f"{where}: slot {slot.strip()!r} holds squad {squad}'s Dare-Death designation: reveal it "
+                                     f"with a dare-death order (squad = \"{squad}\"), which the opponent reads (8.5.2)",
+                                     field="slot")
                 notes.read_note_order(kind, order, where, seals, reveals, reserved=dare_death.SLOT_PREFIX,
                                       reserved_for="hold Dare-Death designations")
             else:
@@ -315,6 +327,8 @@ class AslGame(Dispatching):
                 return self._berserk(state, action)
             if kind == "human-wave":
                 return self._human_wave(state, action)
+            if kind == "dare-death":
+                return self._dare_death(state, action)
             if kind == "end" and set(order) == {"type"}:
                 event = Event("asl.end", f"{side} ends the game; the reply closes it and both secrets are revealed")
                 return replace(state, ending_by=side), [event]
@@ -401,13 +415,68 @@ class AslGame(Dispatching):
             except InputError as err:
                 raise illegal("8.5.2", str(err)) from err
             text = (f"{action.side} reveals squad {squad}'s designation (sealed in message {slot.sealed_in:04d}): "
-                    + ("a Dare-Death Squad" if designated else "not a Dare-Death Squad"))
+                    f"{action.value.strip()!r} -- " + ("a Dare-Death Squad" if designated else "not a Dare-Death Squad"))
             event = Event("8.5.2", text, {"squad": squad, "dare_death": designated})
         else:
             event = Event("asl.reveal", f"{action.side} reveals slot {action.slot!r} (sealed in message {slot.sealed_in:04d}): "
                           f"{action.value!r}", {"slot": action.slot, "value": action.value})
         owed = tuple(o for o in state.owed if not (o.side == action.side and o.slot == action.slot))
         return replace(state, slots=slots, owed=owed), [event]
+
+    # -- a designation revealed by its owner ------------------------------------------
+    def _dare_death(self, state: AslState, action: Ordered) -> tuple[AslState, list[Event]]:
+        """8.5.2: "Dare-Death MMC enter into and resolve Hand-to-Hand CC as if
+        they were Japanese ... each non-Hand-to-Hand CC attack against
+        Infantry in which an unpinned Dare-Death MMC participates receives an
+        extra -1 DRM" -- Berserk or not, so the owner may reveal a squad's
+        designation to claim it.  The order makes the reveal due in the same
+        message; the reveal shows the sealed value, "dare-death" or
+        "regular", so a claim cannot be bluffed."""
+        side, order = action.side, action.order
+        if set(order) != {"type", "squad", "purpose"} or not isinstance(order["squad"], str) \
+                or not isinstance(order["purpose"], str):
+            raise InputError("a dare-death order names a squad and a purpose (may be empty)")
+        squad, purpose = order["squad"], order["purpose"]
+        setup = state.setup_of(side)
+        if setup is None:
+            raise illegal("asl.setup", f"{side} must set up (declare a nationality and squads) first")
+        roster = dict(setup.squads)
+        if squad not in roster:
+            raise illegal("8.5.2", f"squad {squad!r} was not declared at setup "
+                                   f"(message {setup.seq:04d}: {', '.join(roster) or 'no squads'})")
+        if squad not in setup.eligible:
+            nat = self.data.nationality(setup.nationality)
+            if not nat.dare_death:
+                raise illegal("8.5.2", f"Dare-Death Squads are Chinese; a {nat.name} side has none")
+            raise illegal("8.5.2", f"{squad} is a {roster[squad]}, which has no Dare-Death designation: only "
+                                   f"non-{'/'.join(nat.dare_death_excluded)} squads may be Dare-Death Squads")
+        slot_id = dare_death.slot(squad)
+        slot = state.slot(side, slot_id)
+        if slot is None:  # pragma: no cover - the setup seals one slot per eligible squad
+            raise illegal("8.5.2", f"no designation was sealed for squad {squad}")
+        why = f" for {purpose!r}" if purpose else ""
+        claimed = {"squad": squad, "purpose": purpose}
+        if slot.value is None:
+            owed = () if any(o.side == side and o.slot == slot_id for o in state.owed) else (
+                Owed(side, slot_id, "8.5.2", f"{side} claims {squad}'s designation"),)
+            text = (f"{side} claims squad {squad}'s Dare-Death designation (8.5.2){why}; "
+                    f"the sealed value is revealed in this message")
+            return replace(state, owed=state.owed + owed), [Event("8.5.2", text, claimed)]
+        if slot.revealed_in != action.seq:
+            designated = dare_death.read_value(slot.value)
+            raise illegal("8.5.2", f"squad {squad}'s designation was already revealed in message {slot.revealed_in:04d} ("
+                                   + ("a Dare-Death Squad" if designated else "not a Dare-Death Squad") + ")")
+        designated = dare_death.read_value(slot.value)
+        d = self.data.dare_death
+        if designated:
+            outcome = (f"the claim holds: its MMC (or its surviving HS) may enter Hand-to-Hand CC as if "
+                       f"{d['hand_to_hand_as'].title()} (8.1.8.4), and each non-Hand-to-Hand CC attack vs Infantry in "
+                       f"which one takes part unpinned gets {d['cc_drm']} DRM")
+        else:
+            outcome = f"the claim fails: {squad} is not a Dare-Death Squad"
+        text = (f"{side} claims squad {squad}'s Dare-Death designation (8.5.2){why}: the sealed value is "
+                f"{slot.value.strip()!r} -- {outcome}")
+        return state, [Event("8.5.2", text, {**claimed, "dare_death": designated})]
 
     # -- Berserk and Human Wave ----------------------------------------------------
     def _position(self, state: AslState, action: Ordered, rule: str):
@@ -440,20 +509,20 @@ class AslGame(Dispatching):
                               f"(message {setup.seq:04d}: {', '.join(roster) or 'no squads'})")
             if u.kind == "squad" and roster[u.squad] != u.type:
                 raise illegal("8.5.2", f"{u.name}: squad {u.squad} was declared a {roster[u.squad]} at setup")
-            if u.squad not in setup.eligible:
-                dd[u.squad] = False
-                continue
-            slot = state.slot(side, dare_death.slot(u.squad))
-            if slot is not None and slot.value is not None:
-                dd[u.squad] = dare_death.read_value(slot.value)
-            else:
-                dd[u.squad] = True  # as claimed; the reveal in this same message decides
-                if not any(o.slot == dare_death.slot(u.squad) for o in owed):
-                    owed.append(Owed(side, dare_death.slot(u.squad), "8.5.2", f"{u.id} goes Berserk"))
+            dd[u.squad] = self._designated(state, setup, u.squad)
+            slot_id = dare_death.slot(u.squad)
+            sealed = state.slot(side, slot_id)
+            unrevealed = u.squad in setup.eligible and (sealed is None or sealed.value is None)
+            if unrevealed and not any(o.side == side and o.slot == slot_id for o in (*state.owed, *owed)):
+                owed.append(Owed(side, slot_id, "8.5.2", f"{u.id} goes Berserk"))
         earlier = [d for d in state.declared if d.seq == action.seq and d.kind == "berserk" and d.side == side]
         decls = [berserk.Declaration(d.units, d.target, d.leader or None) for d in earlier]
         decls.append(berserk.Declaration(tuple(units), target, leader))
-        results, problems = berserk.check_declarations(position, decls, self.data, dare_death=dd)
+        squads = {position.unit(uid).squad for d in decls for uid in d.units}
+        for sq in squads - set(dd):  # declared by an earlier order of this message
+            dd[sq] = self._designated(state, setup, sq)
+        squad_types = {sq: roster[sq] for sq in squads if sq in roster}  # 8.5.2: a HS is its squad's HS
+        results, problems = berserk.check_declarations(position, decls, self.data, dare_death=dd, squad_types=squad_types)
         failures = [c.text for r in results for c in r.failures] + [c.text for c in problems if not c.ok]
         if failures:
             raise illegal("8.5.2", "; ".join(dict.fromkeys(failures)))
@@ -470,6 +539,16 @@ class AslGame(Dispatching):
             for c in berserk.effects(position, uid, target, self.data):
                 events.append(Event(c.rule, f"{uid}: {c.text}"))
         return replace(state, declared=state.declared + (record,), owed=state.owed + tuple(owed)), events
+
+    @staticmethod
+    def _designated(state: AslState, setup: Setup, squad: str) -> bool:
+        """Is ``squad`` a Dare-Death Squad, as far as this message goes: never
+        if not eligible; its designation once revealed; else as claimed (True),
+        for the reveal that this same message owes decides."""
+        if squad not in setup.eligible:
+            return False
+        slot = state.slot(setup.side, dare_death.slot(squad))
+        return dare_death.read_value(slot.value) if slot is not None and slot.value is not None else True
 
     def _human_wave(self, state: AslState, action: Ordered) -> tuple[AslState, list[Event]]:
         from pbem.games.asl import human_wave

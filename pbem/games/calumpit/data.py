@@ -31,18 +31,19 @@ RANGE_RE = re.compile(r"^(\d+)(?:-(\d+))?$")
 
 EFFECT_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {  # kind: (required, optional)
     "bombardment": (("target", "rounds", "turns", "direction", "distance", "radius"),
-                    ("delay", "bridge", "disable_hits", "explode_on", "condition", "note")),
+                    ("delay", "bridge", "disable_hits", "explode_on", "note")),
     "strafe": (("start", "toward", "extent", "passes", "road_hits", "roadside_hits", "roadside_inches"), ()),
     "bombers": (("target", "bombs", "distance", "direction"), ()),
-    "sniper": (("target", "distance", "direction"), ()),
+    "sniper": (("target", "distance", "direction"), ("unit",)),
     "arrival": (("unit", "where"), ("distance", "from")),
     "jagt": ((), ()),
     "missions": (("name", "missions", "rounds", "turns_per_call", "delay", "available_turns", "direction", "distance", "radius"),
                  ("note",)),
-    "withdraw": (("units",), ()),
+    "withdraw": (("units",), ("kinds",)),
     "banzai": ((), ()),
     "grenades": (("count",), ()),
-    "may-draw": (("deck", "condition"), ()),
+    "may-draw": (("deck", "condition"), ("side",)),
+    "spotter": (("condition", "target", "rounds", "direction", "distance", "radius"), ()),
     "movement": (("modifier",), ()),
     "phones": (("set",), ()),
     "demolition": ((), ()),
@@ -269,6 +270,16 @@ class CalumpitData:
             raise src.error(f"{key}.set", "set must be \"out\" or \"toggle\"")
         if kind == "may-draw" and effect["deck"] not in ("red", "black"):
             raise src.error(f"{key}.deck", "deck must be \"red\" or \"black\"")
+        if kind == "may-draw" and effect.get("side", "american") not in SIDES:
+            raise src.error(f"{key}.side", f"side must be one of {', '.join(SIDES)}")
+        if kind == "spotter" and isinstance(effect["rounds"], int):
+            raise src.error(f"{key}.rounds", "a spotter's rounds are dice like \"d10\"")
+        if kind == "sniper" and "unit" in effect and effect["unit"] not in {uid for uid, _ in self.american}:
+            raise src.error(f"{key}.unit", f"{effect['unit']!r} is not a unit of scenario.toml's [[american]]")
+        if kind == "withdraw" and "kinds" in effect:
+            kinds = src.array(effect["kinds"], f"{key}.kinds")
+            if not kinds or not all(isinstance(k, str) and k for k in kinds):
+                raise src.error(f"{key}.kinds", "kinds must be a list of unit kinds like [\"infantry\", \"hq\"]")
         return _frozen(effect)
 
     # ------------------------------------------------------------------ tables

@@ -13,6 +13,7 @@ from pbem.games.calumpit.state import (
     AMERICAN,
     ELIMINATED,
     JAPANESE,
+    RETREATING,
     WITHDRAWING,
     CalumpitState,
     Force,
@@ -146,13 +147,16 @@ def join_force(state: CalumpitState, road: str) -> tuple[CalumpitState, Force]:
 
 
 def japanese_force_spent(state: CalumpitState) -> str:
-    """"the Japanese force is destroyed or all retreating": "" or which."""
+    """"The American win if the Japanese force is destroyed or all
+    retreating": "" or which.  Retreating is any way of going back: a failed
+    morale's retreat or rout, a withdrawal (breakoff, Hearts Jack, Queen,
+    King), a unit gone off board; the eliminated count with them."""
     attackers = [u for u in state.units if u.side == JAPANESE]
     if not attackers:
         return ""
     if all(u.status == ELIMINATED for u in attackers):
         return "destroyed"
-    if all(u.status in (ELIMINATED, WITHDRAWING, "offboard") for u in attackers):
+    if all(u.status == ELIMINATED or u.status in RETREATING for u in attackers):
         return "all retreating"
     return ""
 

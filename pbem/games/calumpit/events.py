@@ -19,11 +19,15 @@ from pbem.games.calumpit.data import Card, CalumpitData, DiceSpec
 from pbem.games.calumpit.dice import Dice
 from pbem.games.calumpit.state import (
     JAPANESE,
+    RETREATING,
     SIDES,
     WITHDRAWING,
     Barrage,
     CalumpitState,
+    DrawDue,
     Mission,
+    Sniped,
+    Spotter,
 )
 
 replace = dataclasses.replace
@@ -70,7 +74,6 @@ def begin_turn(data: CalumpitData, state: CalumpitState, dice: Dice, turn: int) 
         turn=turn,
         units=units,
         done=(),
-        may_draw=(),
         demolition="owed" if state.demolition == "failed" else state.demolition,
         missions=tuple(m for m in state.missions if m.last_turn >= turn),
     )
@@ -85,7 +88,9 @@ def begin_turn(data: CalumpitData, state: CalumpitState, dice: Dice, turn: int) 
     state, more = fire_barrages(data, state, dice)
     events += more
     for unit in state.units:
-        if unit.kind == "sniper" and unit.side == JAPANESE and unit.in_action and unit.arrived < turn:
+        # "He will fire one shot a turn until eliminated" -- or until he withdraws, retreats or routs
+        if (unit.kind == "sniper" and unit.side == JAPANESE and unit.in_action and unit.status not in RETREATING
+                and unit.arrived < turn):
             state, more = sniper_shot(data, state, dice, unit.id, unit.name, f"sniper/{unit.id}")
             events += more
     return state, events
@@ -192,7 +197,6 @@ def _bombardment(data, state, dice, card: Card, e: Mapping[str, Any], name: str,
         rounds, rolled = e["rounds"], ()
     else:
         rounds, rolled = _dice_total(dice, f"{name}/rounds", DiceSpec.parse(e["rounds"]), f"{card.name}: number of rounds")
-    prefix = (e["condition"] + ": ") if e.get("condition") else ""
     later = turns - 1 if delay == 0 else turns
     first = state.turn + (1 if delay == 0 else delay)
     if later:
@@ -204,14 +208,14 @@ def _bombardment(data, state, dice, card: Card, e: Mapping[str, Any], name: str,
     if rolled:
         data_out["rounds_roll"] = list(rolled)
     if delay:
-        text = (f"{prefix}{turns} turn(s) of {rounds} rounds on {e['target']} begin next turn "
+        text = (f"{turns} turn(s) of {rounds} rounds on {e['target']} begin next turn "
                 f"(burst radius {t.inches(e['radius'])})")
         return state, [Event(card.rule, text, data_out)]
     count = f"{rounds} rounds" + (f" ({DiceSpec.parse(e['rounds'])} {rolled[0]})" if rolled else "")
     state, landed, info = rounds_fall(data, state, dice, name, rounds=rounds, direction=e["direction"],
                                       distance=e["distance"], bridge=e.get("bridge", ""),
                                       disable_hits=e.get("disable_hits", 0), explode_on=e.get("explode_on", 0))
-    text = (f"{prefix}{count} fall on {e['target']} (burst radius {t.inches(e['radius'])}): {landed}"
+    text = (f"{count} fall on {e['target']} (burst radius {t.inches(e['radius'])}): {landed}"
             + (f"; {later} more turn(s) of {rounds} rounds follow" if later else ""))
     return state, [Event(card.rule, text, {**data_out, **info})]
 
@@ -265,7 +269,7 @@ def _sniper(data, state, dice, card: Card, e, name, context):
     direc, _ = _dice_total(dice, f"{name}/direction", DiceSpec.parse(e["direction"]), f"{card.name}: sniper's direction")
     ut = data.event_units["sniper"]
     state, unit = effects.arrive(data, state, ut, arrived=state.turn)
-    unit = replace(unit, name=f"Japanese sniper firing on {e['target']}")
+    unit = replace(unit, name=f"Japanese sniper firing on {e['target']}", aim=e.get("unit", ""))
     state = state.with_unit(unit)
     events = [Event(card.rule, f"a Japanese sniper ({unit.id}) opens fire on {e['target']} from {dist} inches at "
                     f"{t.clock(direc)}; he fires one shot a turn until eliminated",
@@ -275,14 +279,36 @@ def _sniper(data, state, dice, card: Card, e, name, context):
 
 
 def sniper_shot(data: CalumpitData, state: CalumpitState, dice: Dice, uid: str, name: str, roll_name: str) -> tuple[CalumpitState, list[Event]]:
-    """DIRECT FIRE: "Snipers hit on a D20 roll of 15-20 regardless of range"."""
+    """DIRECT FIRE: "Snipers hit on a D20 roll of 15-20 regardless of range";
+    then, hit or miss, the target's saving throw and morale check are owed
+    ("Morale is checked anytime a unit takes fire"): the terrain and
+    position they need are on the table, so a ``sniped`` order reports them."""
     needed = t.hit_number(data.tables, "sniper", 0)
     die = dice.one(roll_name, 20, f"{uid}'s shot (D20, hits on {needed}+)")
     hit = t.d20_hits(data.tables, die, 0, needed)
     target = name.split(" on ", 1)[-1]
-    text = (f"{uid} fires at {target}: D20 {die}: " +
-            ("a figure is hit -- roll its saving throw (save order, hits = 1)" if hit else "a miss"))
-    return state, [Event("DIRECT FIRE", text, {"unit": uid, "die": die, "hit": hit, "needed": needed})]
+    sniper = state.unit(uid)
+    aim = sniper.aim if sniper is not None else ""
+    state = replace(state, sniped=state.sniped + (Sniped(uid, target, aim, hit, state.turn),))
+    who = aim or "the unit hit"
+    owed = (f"{who} rolls its saving throw, then checks morale" if hit else
+            f"{who} checks morale all the same, it took fire")
+    text = (f"{uid} fires at {target}: D20 {die}: " + ("a figure is hit" if hit else "a miss")
+            + f" -- {owed} (sniped order: sniper = \"{uid}\", terrain = where the target stands)")
+    return state, [Event("DIRECT FIRE", text, {"unit": uid, "die": die, "hit": hit, "needed": needed, "aim": aim})]
+
+
+def spotter_attack(data: CalumpitData, state: CalumpitState, dice: Dice, spotter: Spotter,
+                   at: str) -> tuple[CalumpitState, list[Event]]:
+    """Hearts 10: "Japanese make artillery attack on center of mass" -- the
+    rounds, then each round's dispersion."""
+    spec = DiceSpec.parse(spotter.rounds)
+    rounds, rolled = _dice_total(dice, "spotter/rounds", spec, f"{spotter.rule}: number of rounds")
+    state, landed, info = rounds_fall(data, state, dice, "spotter", rounds=rounds, direction=spotter.direction,
+                                      distance=spotter.distance)
+    text = (f"the spotter aircraft calls the fire mission: {rounds} rounds ({spec} {'+'.join(map(str, rolled))}) fall on "
+            f"{at} (burst radius {t.inches(spotter.radius)}): {landed}; the aircraft stops circling")
+    return state, [Event(spotter.rule, text, {"target": at, "radius": spotter.radius, "rounds_roll": list(rolled), **info})]
 
 
 def _arrival(data, state, dice, card: Card, e, name, context):
@@ -352,7 +378,9 @@ def _missions(data, state, dice, card: Card, e, name, context):
 
 
 def _withdraw(data, state, dice, card: Card, e, name, context):
-    kinds = {"tank": ("tank",), "infantry": ("infantry",), "all": None}[e["units"]]
+    """Hearts Jack, Queen, King: the Japanese units of the kinds the card
+    names (``kinds`` in cards.toml; "all": every unit) withdraw."""
+    kinds = tuple(e["kinds"]) if "kinds" in e else {"tank": ("tank",), "infantry": ("infantry",), "all": None}[e["units"]]
     leaving = [u for u in state.units if u.side == JAPANESE and u.in_action and u.status != WITHDRAWING
                and (kinds is None or u.kind in kinds)]
     state = state.with_units(replace(u, status=WITHDRAWING) for u in leaving)
@@ -377,9 +405,28 @@ def _grenades(data, state, dice, card: Card, e, name, context):
 
 
 def _may_draw(data, state, dice, card: Card, e, name, context):
-    state = replace(state, may_draw=tuple(sorted(set(state.may_draw) | {e["deck"]})))
-    return state, [Event(card.rule, f"{e['condition']}, the American player draws a {e['deck']} card this turn "
-                         f"(draw order, deck = \"{e['deck']}\")", {"deck": e["deck"]})]
+    """Spades 4: "if there are vehicles in the open draw a red card" -- owed
+    by the side the card's player is until drawn, or until that side reports
+    the condition does not hold; it outlasts the turn it was drawn in."""
+    side = e.get("side", "american")
+    state = replace(state, may_draw=state.may_draw + (DrawDue(e["deck"], side, card.id, e["condition"]),))
+    return state, [Event(card.rule, f"{e['condition']}, the {side.capitalize()} player must draw a {e['deck']} card "
+                         f"(draw order, deck = \"{e['deck']}\"; if not, the same order with condition = false)",
+                         {"deck": e["deck"], "side": side})]
+
+
+def _spotter(data, state, dice, card: Card, e, name, context):
+    """Hearts 10: the aircraft circles; its attack waits for the condition
+    to be reported on the table (order ``spotter``)."""
+    spotter = Spotter(card.id, card.rule, e["condition"], e["target"], e["rounds"], e["direction"], e["distance"],
+                      e["radius"], state.turn)
+    state = replace(state, spotters=state.spotters + (spotter,))
+    text = (f"a Japanese spotter aircraft circles overhead: {e['condition']}, the Japanese make an artillery attack on "
+            f"{e['target']} ({DiceSpec.parse(e['rounds'])} rounds, {DiceSpec.parse(e['distance'])} inches "
+            f"{DiceSpec.parse(e['direction'])} direction, burst radius {t.inches(e['radius'])}: spotter order, result = "
+            f"attack); it circles until driven off or shot down or the fire mission is called (result = driven-off / "
+            f"shot-down)")
+    return state, [Event(card.rule, text, {"card": card.id, "condition": e["condition"]})]
 
 
 def _movement(data, state, dice, card: Card, e, name, context):
@@ -414,9 +461,10 @@ EFFECTS = {
     "banzai": _banzai,
     "grenades": _grenades,
     "may-draw": _may_draw,
+    "spotter": _spotter,
     "movement": _movement,
     "phones": _phones,
     "demolition": _demolition,
 }
 
-__all__ = ["EFFECTS", "begin_turn", "draw", "event_check", "message_end", "rounds_fall", "sniper_shot"]
+__all__ = ["EFFECTS", "begin_turn", "draw", "event_check", "message_end", "rounds_fall", "sniper_shot", "spotter_attack"]

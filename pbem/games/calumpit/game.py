@@ -14,7 +14,8 @@ Sides
                   calumpit`` the house plays this side.
 Any side may give any order: the source has the "Japanese" players take
 allied roles when a card says so, and an umpire acts for both.  The log
-shows who gave each order.
+shows who gave each order.  The one exception is a card's draw (Spades 4):
+only the player the card names draws it.
 
 The turn (SEQUENCE): turn 1 begins at the end of message 0 with its event
 check.  Then the sides alternate messages; each message carries that side's
@@ -49,7 +50,9 @@ Orders (``[[order]]`` tables with a ``type``; see ``orders.ORDERS``)::
     report     japanese_at_bridge = false americans = "north" destroyed = "rail"
     demolition bridge = "road" japanese_within_6 = true officer = true
     call       mission = "H9" at = "the cross roads"
-    draw       deck = "red"
+    draw       deck = "red"                      (condition = false: the card's condition does not hold)
+    sniped     sniper = "J-SNP-1" terrain = "woods"   (a card sniper's shot: save if hit, then morale)
+    spotter    result = "attack" at = "the village square"   (or "driven-off", "shot-down")
     done / end
 
 Rule ids in events and errors are the rule text's section names (DIRECT
@@ -142,7 +145,7 @@ class CalumpitGame:
             red = ["H3", "JR"]             # or: exactly the cards left in a deck
             demolition = "owed"
             grenades = 48
-            may_draw = ["red"]
+            may_draw = ["red"]             # or [{deck = "red", side = "american", card = "S4", condition = "..."}]
             [units.J-INF-1]                # a unit (new, or changes to a scenario unit)
             side = "japanese"  nationality = "japanese"  kind = "infantry"  figures = 30
             grade = 17  status = "active"  force = 1  ammo = 12  type = "infantry"
@@ -152,7 +155,7 @@ class CalumpitGame:
             [[barrages]] name = "D2" ...   (Barrage fields)
         """
         known = {"turn", "done", "removed", "red", "black", "demolition", "grenades", "may_draw", "units", "bridges",
-                 "facts", "missions", "barrages", "phones", "co_movement", "forces"}
+                 "facts", "missions", "barrages", "phones", "co_movement", "forces", "sniped", "spotters"}
         unknown = sorted(set(doc) - known)
         if unknown:
             raise InputError(f"scenario: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})", field=unknown[0])
@@ -196,13 +199,19 @@ class CalumpitGame:
             state = state.with_bridge(replace(state.bridge(bid), **spec))
         for name, value in doc.get("facts", {}).items():
             state = state.with_fact(name, value)
-        from pbem.games.calumpit.state import Barrage, Force, Mission
+        from pbem.games.calumpit.state import Barrage, DrawDue, Force, Mission, Sniped, Spotter
 
         try:
             records = {name: tuple(cls(**item) for item in doc.get(name, []))
-                       for name, cls in (("missions", Mission), ("barrages", Barrage), ("forces", Force))}
+                       for name, cls in (("missions", Mission), ("barrages", Barrage), ("forces", Force),
+                                         ("sniped", Sniped), ("spotters", Spotter))}
+            draws = tuple(DrawDue(item) if isinstance(item, str) else DrawDue(**item) for item in doc.get("may_draw", []))
         except TypeError as err:
-            raise InputError(f"scenario: missions, barrages or forces: {err}") from err
+            raise InputError(f"scenario: may_draw, missions, barrages, forces, sniped or spotters: {err}") from err
+        for d in draws:
+            if d.deck not in ("red", "black") or d.side not in SIDES:
+                raise InputError(f"scenario: may_draw: {d.deck!r} by {d.side!r}: a deck (red, black) and a side "
+                                 f"({', '.join(SIDES)})", field="may_draw")
         return replace(
             state,
             turn=int(doc.get("turn", 1)),
@@ -211,12 +220,14 @@ class CalumpitGame:
             black=decks["black"],
             demolition=doc.get("demolition", ""),
             grenades=int(doc.get("grenades", 0)),
-            may_draw=tuple(doc.get("may_draw", [])),
+            may_draw=draws,
             phones=doc.get("phones", "in service"),
             co_movement=int(doc.get("co_movement", 0)),
             missions=records["missions"],
             barrages=records["barrages"],
             forces=records["forces"],
+            sniped=records["sniped"],
+            spotters=records["spotters"],
             drawn=tuple((c, 0, "scenario") for c in sorted(removed)),
         )
 
@@ -320,9 +331,46 @@ class CalumpitGame:
         if state.pending is not None:
             p = state.pending
             due.append(DiceDue(p.label, p.count, p.sides, p.key_seq, p.purpose))
-        if state.demolition == "owed" and not state.over:
+        if state.over:
+            return tuple(due)
+        if state.demolition == "owed":
             due.append(DecisionDue(AMERICAN, "demolition", "the engineers attempt to blow the bridge: give a demolition "
                                    "order with the modifiers as they stand on the table", rule="Joker"))
+        # what an order already in the queue will settle is no longer awaited
+        ordered = [task for task in state.tasks if task.kind in ("draw", "sniped", "spotter")]
+
+        def settled(kind: str, **args: Any) -> bool:
+            task = next((t for t in ordered if t.kind == kind and all(t.args.get(k) == v for k, v in args.items())), None)
+            if task is not None:
+                ordered.remove(task)
+            return task is not None
+
+        for d in state.may_draw:
+            if settled("draw", deck=d.deck):
+                continue
+            card = self.data.card(d.card) if d.card in self.data.cards else None
+            due.append(DecisionDue(
+                d.side, "draw", (f"{card.name}: " if card else "") + (f"{d.condition}, " if d.condition else "")
+                + f"draw a {d.deck} card (or report that the condition does not hold)",
+                (f'draw deck = "{d.deck}"', f'draw deck = "{d.deck}" condition = false'),
+                rule=card.rule if card else "EVENT CARDS"))
+        for s in state.sniped:
+            if settled("sniped", sniper=s.sniper):
+                continue
+            target = state.unit(s.unit) if s.unit else None
+            who = s.unit or "the unit it fired at"
+            what = f"{who} rolls the hit figure's saving throw, then checks morale" if s.hit else f"{who} checks morale"
+            due.append(DecisionDue(
+                target.side if target is not None else AMERICAN, "sniped",
+                f"{s.sniper} {'hit' if s.hit else 'missed'} {s.target} in turn {s.turn}: {what} -- give a sniped "
+                f"order with the target's terrain (Morale is checked anytime a unit takes fire)", rule="MORALE"))
+        for sp in state.spotters:
+            if settled("spotter"):
+                continue
+            due.append(DecisionDue(
+                JAPANESE, "spotter", f"the spotter aircraft circles: {sp.condition}, the Japanese make the artillery "
+                f"attack on {sp.target} (spotter order, result = attack); or it is driven off or shot down",
+                ("attack", "driven-off", "shot-down"), rule=sp.rule))
         return tuple(due)
 
     def view(self, state: CalumpitState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -347,7 +395,11 @@ class CalumpitGame:
             "bridges": [{"id": b.id, "name": b.name, "hits": b.hits, "status": b.status} for b in state.bridges],
             "phones": state.phones,
             "grenades": state.grenades,
-            "may_draw": list(state.may_draw),
+            "may_draw": [{"deck": d.deck, "side": d.side, "card": d.card, "condition": d.condition}
+                         for d in state.may_draw],
+            "sniped": [{"sniper": s.sniper, "target": s.target, "unit": s.unit, "hit": s.hit, "turn": s.turn}
+                       for s in state.sniped],
+            "spotters": [{"card": sp.card, "condition": sp.condition, "turn": sp.turn} for sp in state.spotters],
             "demolition": state.demolition,
             "missions": [{"id": m.id, "name": m.name, "calls_left": m.calls_left, "last_turn": m.last_turn}
                          for m in state.missions],
@@ -375,8 +427,14 @@ class CalumpitGame:
             lines.append("on call: " + ", ".join(f"{m.id} {m.name} ({m.calls_left} left)" for m in state.missions))
         if state.demolition == "owed":
             lines.append("the engineers must attempt the demolition (demolition order)")
-        if state.may_draw:
-            lines.append(f"you may draw from: {', '.join(state.may_draw)} (draw order)")
+        for d in state.may_draw:
+            lines.append(f"the {d.side} player must draw a {d.deck} card" + (f" {d.condition}" if d.condition else "")
+                         + " (draw order; condition = false if it does not hold)")
+        for s in state.sniped:
+            lines.append(f"{s.sniper}'s {'hit' if s.hit else 'miss'} on {s.unit or s.target}: its "
+                         + ("save and " if s.hit else "") + "morale check are owed (sniped order)")
+        for sp in state.spotters:
+            lines.append(f"a spotter aircraft circles: {sp.condition}, the Japanese attack (spotter order)")
         spent = effects.japanese_force_spent(state)
         if spent:
             lines.append(f"American victory condition holds: the Japanese force is {spent}")

@@ -150,8 +150,21 @@ ORDERS: dict[str, tuple[str, str, dict[str, F]]] = {
     "call": ("INDIRECT FIRE", "call a fire mission an event put on call", {
         "mission": F("id", True), "at": F("text", True),
     }),
-    "draw": ("EVENT CARDS", "draw the card an event allows (Spades 4)", {
+    "draw": ("EVENT CARDS", "draw the card an event makes owed (Spades 4)", {
         "deck": F("choice", True, ("red", "black")),
+        "condition": F("bool", default=True, doc="false: the card's condition does not hold on the table, no card is drawn"),
+    }),
+    "sniped": ("MORALE", "a card sniper's shot: the hit figure's save, then the target's morale check", {
+        "sniper": F("id", True, doc="the sniper who fired (his oldest shot not yet resolved)"),
+        "terrain": F("choice", True, "terrains", doc="the target's terrain (saving throw)"),
+        "position": F("choice", False, "terrains", doc="its morale position (default: terrain)"),
+        "unit": F("id", doc="the unit hit (default: the unit the card names)"),
+        "officer": F("bool", default=False, doc="an officer is attached to the target (morale)"),
+    }),
+    "spotter": ("Hearts 10", "the circling spotter aircraft: its attack, or driven off or shot down", {
+        "result": F("choice", True, ("attack", "driven-off", "shot-down"),
+                    doc="attack: a unit larger than a squad is in the open"),
+        "at": F("text", doc="the center of mass attacked"),
     }),
     "done": ("SEQUENCE", "all your units have moved and fired this turn", {}),
     "end": ("VICTORY CONDITIONS", "end the game; the victory conditions decide", {}),
@@ -253,6 +266,11 @@ def _cross_check(order: dict[str, Any], where: str, kind: str) -> None:
             raise _bad(where, "area", "must be 2 or 4 (square inches)")
     if kind == "morale" and "unit" not in order and ("grade" not in order or "nationality" not in order):
         raise _bad(where, "unit", "is required (or grade and nationality for a unit pbem does not track)")
+    if kind == "spot" and order["kind"] in ("tank", "vehicle") and not order.get("in_los") and "distance" not in order:
+        raise _bad(where, "distance", "is required for a tank or vehicle out of line-of-sight "
+                                      "(VISIBILITY/SPOTTING: heard within 24 inches)")
+    if kind == "spotter" and order["result"] != "attack" and "at" in order:
+        raise _bad(where, "at", f"names the center of mass of an attack, not of result = {order['result']}")
     if kind == "report" and len(order) == 1:
         raise _bad(where, "japanese_at_bridge", "or americans or destroyed: report at least one fact")
     if kind == "melee" and order["attacker"] == order["defender"]:

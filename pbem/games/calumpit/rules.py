@@ -14,6 +14,7 @@ import dataclasses
 from typing import Any, Callable, Mapping
 
 from pbem.engine.machine import Event, illegal
+from pbem.errors import IllegalOrderError
 from pbem.games.calumpit import effects, events
 from pbem.games.calumpit import tables as t
 from pbem.games.calumpit.data import CalumpitData, UnitType
@@ -50,6 +51,11 @@ def _unit(state: CalumpitState, uid: str, rule: str, *, queued: tuple[str, ...] 
 
 def queued_adds(state: CalumpitState) -> tuple[str, ...]:
     return tuple(task.args["unit"] for task in state.tasks if task.kind == "add")
+
+
+def _refuse(rule: str, field: str, message: str) -> IllegalOrderError:
+    """An illegal order whose fault is one field's value: the message starts with the field."""
+    return IllegalOrderError(f"{field}: {message}" if not message.startswith(field) else message, rule=rule, field=field)
 
 
 def _live(state: CalumpitState, uid: str | None) -> Unit | None:
@@ -162,12 +168,18 @@ def run_move(data, state, side, order, dice):
 
 
 def check_fire(data, state, side, order, queued):
+    shooter = None
     for who in ("unit", "target"):
         if order.get(who):
-            _unit(state, order[who], "DIRECT FIRE", queued=queued)
+            found = _unit(state, order[who], "DIRECT FIRE", queued=queued)
+            shooter = found if who == "unit" else shooter
     if order["weapon"] == "rifle" and not _nationality(state, order, side) and not (order.get("unit") in queued):
         raise illegal("DIRECT FIRE", "rifle fire rolls one D20 per 5 figures (6 for the Philippine Army): "
                                      "give the squad's nationality or its unit")
+    if order["weapon"] == "rifle" and shooter is not None and order["figures"] > shooter.figures:
+        per = data.tables["direct_fire"]["figures_per_die"][_nationality(state, order, side)]
+        raise _refuse("DIRECT FIRE", "figures", f"figures = {order['figures']}, but {shooter.id} has only "
+                      f"{shooter.figures} figures (RIFLE squads roll one D20 for every {per} figures of the squad)")
 
 
 def run_fire(data, state, side, order, dice):
@@ -176,7 +188,11 @@ def run_fire(data, state, side, order, dice):
     nationality = _nationality(state, order, side) or "scouts"
     needed = t.hit_number(tb, weapon, distance)
     mod = t.fire_modifier(tb, order)
-    n = t.shots(tb, weapon, figures=order.get("figures", 0), targets=order.get("targets", 0),
+    figures = order.get("figures", 0)
+    shooter_unit = _live(state, order.get("unit"))
+    if weapon == "rifle" and shooter_unit is not None:
+        figures = min(figures, shooter_unit.figures)  # men it lost since the order was given do not fire
+    n = t.shots(tb, weapon, figures=figures, targets=order.get("targets", 0),
                 area=order.get("area", 2), nationality=nationality)
     rolls = dice.roll("hit", n, 20, f"direct fire, {weapon}: {n} D20, hits on {needed}{'+' if needed < 20 else ''}"
                       + (f" ({mod:+d})" if mod else ""))
@@ -194,7 +210,7 @@ def run_fire(data, state, side, order, dice):
                                          officer=order.get("officer", False))
     shooter = order.get("unit") or WEAPON_NAMES[weapon]
     at = f" at {target.id}" if target else (f" at {order['target']}" if order.get("target") else "")
-    how = (f"{order.get('figures')} figures, " if weapon == "rifle" else
+    how = (f"{figures} figures, " if weapon == "rifle" else
            f"{order.get('targets')} targets in {order.get('area', 2)} sq in, " if weapon in ("hmg", "lmg", "smg") else "")
     rng = f"TARGET RANGE {t.target_range(tb, distance)}, " if weapon != "sniper" else ""
     text = (f"{shooter} ({weapon.upper() if weapon.endswith('mg') else weapon}, {how}{n} D20) fires{at} at {distance} inches: {rng}hits on {needed}"
@@ -572,9 +588,11 @@ def run_spot(data, state, side, order, dice):
     result = t.spotting(data.tables, vehicle=vehicle, in_jungle=order.get("in_jungle", False),
                         in_los=order.get("in_los", False), moved_or_fired=order.get("moved_or_fired", False),
                         distance=order.get("distance", 0))
+    heard = data.tables["spotting"]["heard_inches"]
     why = {"spotted": "it fired or moved in the enemy's line-of-sight",
-           "heard": f"a vehicle within {data.tables['spotting']['heard_inches']} inches is heard",
-           "unseen": "in jungle, or neither moving nor firing in sight" + ("" if not vehicle else ", and too far to be heard")}[result]
+           "heard": f"a vehicle out of line-of-sight within {heard} inches is heard",
+           "unseen": "in jungle, or neither moving nor firing in sight" + (
+               "" if not vehicle else f"; a vehicle is heard only out of line-of-sight within {heard} inches")}[result]
     return state, [Event("VISIBILITY/SPOTTING", f"the {order['kind']} is {result}: {why}", {"result": result})]
 
 
@@ -655,14 +673,95 @@ def run_call(data, state, side, order, dice):
     return state, [Event(mission.rule, text, {"mission": mission.id, **info})]
 
 
+def _queued(state: CalumpitState, kind: str, **args: Any) -> int:
+    """How many orders of ``kind`` with these ``args`` wait in the queue (each will use up what it was checked against)."""
+    return sum(1 for task in state.tasks if task.kind == kind and all(task.args.get(k) == v for k, v in args.items()))
+
+
 def check_draw(data, state, side, order, queued):
-    if order["deck"] not in state.may_draw:
-        raise illegal("EVENT CARDS", f"no event allows a draw from the {order['deck']} deck this turn")
+    """EVENT CARDS: a card's draw (Spades 4) is made by the player the card names."""
+    deck = order["deck"]
+    owed = [d for d in state.may_draw if d.deck == deck]
+    if not owed:
+        raise illegal("EVENT CARDS", f"no event allows a draw from the {deck} deck")
+    mine = [d for d in owed if d.side == side]
+    if not mine:
+        d = owed[0]
+        card = f"{data.card(d.card).name}: " if d.card in data.cards else ""
+        raise illegal("EVENT CARDS", f"{card}the {d.side} player draws the {deck} card, not {side}")
+    if len(mine) <= _queued(state, "draw", deck=deck):
+        raise illegal("EVENT CARDS", f"the draw from the {deck} deck is already ordered")
 
 
 def run_draw(data, state, side, order, dice):
-    state = replace(state, may_draw=tuple(d for d in state.may_draw if d != order["deck"]))
-    return events.draw(data, state, dice, order["deck"], "draw", "order")
+    deck = order["deck"]
+    due = next((d for d in state.may_draw if d.deck == deck and d.side == side), None)
+    if due is None:
+        return state, [Event("EVENT CARDS", f"no draw from the {deck} deck is owed any more", {"deck": deck})]
+    index = state.may_draw.index(due)
+    state = replace(state, may_draw=state.may_draw[:index] + state.may_draw[index + 1:])
+    if not order.get("condition", True):
+        card = f"{data.card(due.card).name}: " if due.card in data.cards else ""
+        why = f" ({due.condition})" if due.condition else ""
+        return state, [Event("EVENT CARDS", f"{card}the condition does not hold{why}: no {deck} card is drawn",
+                             {"deck": deck, "card": due.card, "drawn": False})]
+    return events.draw(data, state, dice, deck, "draw", "order")
+
+
+# --------------------------------------------------------------------------- card snipers (Morale) and Hearts 10's spotter
+
+
+def _sniped_shot(state: CalumpitState, sniper: str, skip: int = 0):
+    shots = [s for s in state.sniped if s.sniper == sniper]
+    return shots[skip] if len(shots) > skip else None
+
+
+def check_sniped(data, state, side, order, queued):
+    """Morale: "Morale is checked anytime a unit takes fire" -- a card sniper's
+    oldest shot not yet resolved, at the unit the card names (or ``unit``)."""
+    shot = _sniped_shot(state, order["sniper"], _queued(state, "sniped", sniper=order["sniper"]))
+    if shot is None:
+        owed = ", ".join(sorted({s.sniper for s in state.sniped})) or "none"
+        raise _refuse("MORALE", "sniper", f"{order['sniper']} has fired no shot whose morale check is owed "
+                                          f"(owed by the shots of: {owed})")
+    if order.get("unit"):
+        _unit(state, order["unit"], "MORALE", queued=queued)
+    elif not shot.unit:
+        raise _refuse("MORALE", "unit", f"the card names no unit pbem tracks; name the unit {shot.sniper} fired at")
+    elif _live(state, shot.unit) is None:
+        raise _refuse("MORALE", "unit", f"{shot.unit} is not in action; name the unit the shot hit")
+
+
+def run_sniped(data, state, side, order, dice):
+    shot = _sniped_shot(state, order["sniper"])
+    if shot is None:
+        return state, [Event("MORALE", f"{order['sniper']}'s shots are all resolved", {"sniper": order["sniper"]})]
+    index = state.sniped.index(shot)
+    state = replace(state, sniped=state.sniped[:index] + state.sniped[index + 1:])
+    unit = _live(state, order.get("unit") or shot.unit)
+    if unit is None:
+        return state, [Event("MORALE", f"{order.get('unit') or shot.unit} is no longer in action", {"sniper": shot.sniper})]
+    state, line, info, more = take_fire(data, state, dice, unit.id, 1 if shot.hit else 0, order["terrain"], "MORALE",
+                                        morale=True, officer=order.get("officer", False), position=order.get("position"))
+    text = f"{shot.sniper}'s shot at {unit.id} ({'hit' if shot.hit else 'miss'}): {line}"
+    return state, [Event("MORALE", text, {"sniper": shot.sniper, "unit": unit.id, "hit": shot.hit, **info})] + more
+
+
+def check_spotter(data, state, side, order, queued):
+    if len(state.spotters) <= _queued(state, "spotter"):
+        raise illegal("Hearts 10", "no spotter aircraft is circling")
+
+
+def run_spotter(data, state, side, order, dice):
+    """Hearts 10: "Aircraft will circle until driven off or shot down or fire mission is called"."""
+    if not state.spotters:
+        return state, [Event("Hearts 10", "no spotter aircraft is circling any more", {})]
+    spotter, state = state.spotters[0], replace(state, spotters=state.spotters[1:])
+    if order["result"] != "attack":
+        said = order["result"].replace("-", " ")
+        return state, [Event(spotter.rule, f"{side} reports the spotter aircraft is {said}: no artillery attack",
+                             {"result": order["result"]})]
+    return events.spotter_attack(data, state, dice, spotter, order.get("at") or spotter.target)
 
 
 def run_done(data, state, side, order, dice):
@@ -696,11 +795,12 @@ CHECKS: dict[str, Callable[..., None]] = {
     "grenade": check_grenade, "tankfire": check_tankfire, "melee": check_melee, "morale": check_morale,
     "loss": check_loss, "status": check_status, "ammo": check_ammo, "add": check_add, "spot": _no_check,
     "report": _no_check, "demolition": check_demolition, "call": check_call, "draw": check_draw, "done": _no_check,
-    "end": check_end,
+    "end": check_end, "sniped": check_sniped, "spotter": check_spotter,
 }
 RUNS: dict[str, Callable[..., tuple[CalumpitState, list[Event]]]] = {
     "move": run_move, "fire": run_fire, "save": run_save, "indirect": run_indirect, "burst": run_burst,
     "grenade": run_grenade, "tankfire": run_tankfire, "melee": run_melee, "morale": run_morale, "loss": run_loss,
     "status": run_status, "ammo": run_ammo, "add": run_add, "spot": run_spot, "report": run_report,
     "demolition": run_demolition, "call": run_call, "draw": run_draw, "done": run_done, "end": run_end,
+    "sniped": run_sniped, "spotter": run_spotter,
 }

@@ -22,6 +22,9 @@ OFFBOARD = "offboard"
 WITHDRAWING = "withdrawing"
 STATUSES = (ACTIVE, "pinned", "retreat", "rout", "charge", "banzai", WITHDRAWING, ELIMINATED, OFFBOARD)
 OUT_OF_ACTION = (ELIMINATED, OFFBOARD)
+#: VICTORY CONDITIONS, "all retreating": a failed morale's retreat or rout, a
+#: withdrawal (breakoff, Hearts Jack/Queen/King) and a unit that has left the table
+RETREATING = ("retreat", "rout", WITHDRAWING, OFFBOARD)
 
 
 def other(side: str) -> str:
@@ -49,6 +52,7 @@ class Unit:
     fights: int = 0  # hand-to-hand fights this turn
     fired: int = 0  # indirect-fire rounds fired this turn
     arrived: int = 0  # the turn it came on the table
+    aim: str = ""  # a card sniper: the unit he fires at (Diamonds Queen, King, Ace; Hearts 7)
 
     @property
     def in_action(self) -> bool:
@@ -104,6 +108,48 @@ class Mission:
 
 
 @dataclass(frozen=True)
+class DrawDue:
+    """A draw a card makes owed (Spades 4: "if there are vehicles in the open
+    draw a red card"): by ``side`` from ``deck``, until drawn or the side
+    reports that the ``condition`` does not hold."""
+
+    deck: str
+    side: str = AMERICAN
+    card: str = ""
+    condition: str = ""
+
+
+@dataclass(frozen=True)
+class Sniped:
+    """A card sniper's shot whose consequences are owed: the saving throw of
+    the figure hit (if ``hit``), then the target's morale check ("Morale is
+    checked anytime a unit takes fire").  ``unit`` is the unit the card names
+    ("" if it is not in action)."""
+
+    sniper: str
+    target: str
+    unit: str
+    hit: bool
+    turn: int
+
+
+@dataclass(frozen=True)
+class Spotter:
+    """Hearts 10's spotter aircraft, circling "until driven off or shot down
+    or fire mission is called"; the attack it calls when its condition holds."""
+
+    card: str
+    rule: str
+    condition: str
+    target: str
+    rounds: str
+    direction: str
+    distance: str
+    radius: int
+    turn: int
+
+
+@dataclass(frozen=True)
 class Force:
     """A Japanese attacking force: every JAT unit since the last breakoff."""
 
@@ -156,7 +202,9 @@ class CalumpitState:
     phones: str = "in service"
     co_movement: int = 0
     grenades: int = 0  # new-type grenades at the depot (Spades 3)
-    may_draw: tuple[str, ...] = ()  # decks a card allows one conditional draw from this turn
+    may_draw: tuple[DrawDue, ...] = ()  # draws a card makes owed (Spades 4), kept until made or lapsed
+    sniped: tuple[Sniped, ...] = ()  # card sniper shots whose save and morale check are owed
+    spotters: tuple[Spotter, ...] = ()  # Hearts 10's aircraft while it circles
     barrages: tuple[Barrage, ...] = ()
     missions: tuple[Mission, ...] = ()
     demolition: str = ""  # "" / "owed" (the Joker's attempt is due) / "failed" (again next turn)
@@ -232,6 +280,7 @@ __all__ = [
     "Barrage",
     "Bridge",
     "CalumpitState",
+    "DrawDue",
     "ELIMINATED",
     "Force",
     "JAPANESE",
@@ -239,8 +288,11 @@ __all__ = [
     "OFFBOARD",
     "OUT_OF_ACTION",
     "Pending",
+    "RETREATING",
     "SIDES",
     "STATUSES",
+    "Sniped",
+    "Spotter",
     "Task",
     "Unit",
     "WITHDRAWING",

@@ -60,18 +60,23 @@ def movement_prohibited(tables: Mapping[str, Any], kind: str, terrain: str) -> b
 
 
 def target_range(tables: Mapping[str, Any], distance: int) -> int:
-    """DIRECT FIRE: the distance minus 10 inches (never below 0)."""
-    return max(0, distance - tables["direct_fire"]["range_deduction"])
+    """DIRECT FIRE: "Measured from target to shooter in inches, subtract 10"
+    - the result is the TARGET RANGE" -- below zero for a target closer than
+    10 inches (the text sets no floor)."""
+    return distance - tables["direct_fire"]["range_deduction"]
 
 
 def hit_number(tables: Mapping[str, Any], weapon: str, distance: int) -> int:
-    """DIRECT FIRE: the D20 score that hits: TARGET RANGE (with the weapon's
-    correction) divided by two (SMG: by one), rounded up; snipers 15."""
+    """DIRECT FIRE: the (modified) D20 score that hits: the TARGET RANGE with
+    the weapon's correction (HMG -3, LMG +3) divided by two (SMG: by one),
+    rounded up -- negative too, so that a modifier still counts at close
+    range (a natural 1 misses and a natural 20 hits all the same, see
+    :func:`d20_hits`); snipers 15."""
     spec = tables["direct_fire"]["weapons"][weapon]
     if "fixed" in spec:
         return spec["fixed"]
-    adjusted = max(0, target_range(tables, distance) + spec.get("range_modifier", 0))
-    return -(-adjusted // spec["divisor"])
+    adjusted = target_range(tables, distance) + spec.get("range_modifier", 0)
+    return -(-adjusted // spec["divisor"])  # the roll must be >= adjusted / divisor: the ceiling, also below zero
 
 
 def shots(tables: Mapping[str, Any], weapon: str, *, figures: int = 0, targets: int = 0, area: int = 2,
@@ -251,10 +256,16 @@ def demolition(tables: Mapping[str, Any], die: int, flags: Mapping[str, Any]) ->
 
 def spotting(tables: Mapping[str, Any], *, vehicle: bool, in_jungle: bool, in_los: bool, moved_or_fired: bool,
              distance: int) -> str:
-    """VISIBILITY/SPOTTING: "spotted", "heard" or "unseen"."""
+    """VISIBILITY/SPOTTING: "spotted", "heard" or "unseen".
+
+    "A unit is spotted if it fires or moves within enemy line-of-sight. Units
+    cannot be spotted if in Jungle. Tanks/vehicles not sighted as above are
+    heard (spotted) if not in line-of-sight but within 24" of spotting unit."
+    A vehicle in line-of-sight that neither moves nor fires is not heard: the
+    text hears only vehicles out of sight."""
     if in_los and moved_or_fired and not in_jungle:
         return "spotted"
-    if vehicle and distance <= tables["spotting"]["heard_inches"]:
+    if vehicle and not in_los and distance <= tables["spotting"]["heard_inches"]:
         return "heard"
     return "unseen"
 

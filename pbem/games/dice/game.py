@@ -105,6 +105,8 @@ class DiceGame(Dispatching):
         return [("dice/version", self.version.encode())]
 
     def initial_state(self, setup: Mapping[str, Any]) -> DiceState:
+        if setup.get("rules"):
+            raise InputError(f"the dice game has no optional rules (got {', '.join(map(str, setup['rules']))})")
         return DiceState(sides=self.sides)
 
     # ------------------------------------------------------------------ orders

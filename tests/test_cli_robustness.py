@@ -1,0 +1,184 @@
+"""What a new or hostile user ran into (issue 9's fuzzing, by hand): every
+bad input is a precise error with exit status 2 (1 only for verification),
+and a failed command leaves nothing behind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import exchange, last_line
+
+from pbem.engine.machine import DecisionDue, DiceDue, RevealDue, describe_awaited
+from pbem.errors import InputError, IntegrityError
+from pbem.protocol.dice import DiceExpression
+from pbem.protocol.keystore import Keystore
+from pbem.protocol.message import SignedMessage, sign_body
+from pbem.protocol.transcript import MAX_ORDERS
+
+ROLL = '[[order]]\ntype = "roll"\ndice = "2d6"\n'
+
+
+def tree(path: Path) -> list[str]:
+    return sorted(str(p.relative_to(path)) for p in path.rglob("*")) if path.exists() else []
+
+
+def test_an_orders_file_that_is_not_utf8_names_the_byte(started, tmp_path):
+    a, _ = started
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(b'[[order]]\ntype = "roll"\ndice = "\xff"\n')
+    before = tree(a.game)
+    r = a.run("play", a.game, "--orders", bad)
+    assert r.exit_code == 2 and "not UTF-8 text (byte 32, line 3)" in r.output
+    assert tree(a.game) == before
+
+
+def test_output_files_are_written_into_new_folders(started, tmp_path):
+    a, _ = started
+    r = a.run("orders", a.game, "--out", tmp_path / "new" / "deeper" / "orders.toml")
+    assert r.exit_code == 0, r.output
+    assert "[[order]]" in (tmp_path / "new" / "deeper" / "orders.toml").read_text()
+    r = a.run("show", a.game, "--html", tmp_path / "pages" / "game.html")
+    assert r.exit_code == 0, r.output and (tmp_path / "pages" / "game.html").read_text().startswith("<!DOCTYPE")
+
+
+def test_an_output_that_cannot_be_written_is_an_input_error(started, tmp_path):
+    a, _ = started
+    (tmp_path / "file").write_text("")
+    r = a.run("orders", a.game, "--out", tmp_path / "file" / "orders.toml")
+    assert r.exit_code == 2 and "cannot write" in r.output
+
+
+@pytest.mark.parametrize("option", ["--to", "--from"])
+def test_a_line_break_in_a_mail_address_is_refused(started, option):
+    a, _ = started
+    before = tree(a.game)
+    r = a.run("mail", a.game, *(["--to", "bob@example.org"] if option == "--from" else []),
+              option, "bob@example.org\nBcc: eve@example.org")
+    assert r.exit_code == 2 and "line break" in r.output
+    assert tree(a.game) == before
+
+
+def test_a_failed_send_keeps_the_email_to_send_by_hand(started, tmp_path):
+    a, _ = started
+    assert a.run("play", a.game, "--orders", _write(tmp_path / "o.toml", ROLL)).exit_code == 0
+    r = a.run("mail", a.game, "--to", "bob@example.org", "--send")  # no SMTP host anywhere
+    assert r.exit_code == 2 and "no SMTP host" in r.output
+    (eml,) = (a.game / "outbox").glob("*.eml")
+    assert "to send by hand" in r.output and eml.name in r.output
+    assert "bob@example.org" in eml.read_text()
+
+
+def test_a_module_that_is_not_a_game(players):
+    a, b = players
+    r = a.run("new", a.game, "--game", "os:path", "--as", "x", "--opponent", b.pub())
+    assert r.exit_code == 2 and "'os:path' is not a pbem game" in r.output
+    assert not a.game.exists()
+
+
+@pytest.mark.parametrize("game", ["dice", "ambon", "calumpit"])
+def test_an_unknown_optional_rule_is_refused_before_message_0(players, game):
+    a, b = players
+    side = {"dice": "first", "ambon": "japanese", "calumpit": "american"}[game]
+    r = a.run("new", a.game, "--game", game, "--as", side, "--opponent", b.pub(), "--rule", "99.9")
+    assert r.exit_code == 2 and "99.9" in r.output
+    assert not a.game.exists()
+
+
+def test_receive_into_a_folder_without_a_game_creates_nothing_and_says_what_to_do(started, tmp_path):
+    a, b = started
+    sent = exchange(a, b, tmp_path, ROLL)
+    r = b.run("receive", tmp_path / "new-dir", sent)
+    assert r.exit_code == 2 and "pbem join" in r.output and "pbem import" in r.output
+    assert not (tmp_path / "new-dir").exists()
+
+
+def test_a_file_that_is_not_a_turn_file_is_an_input_error(started, tmp_path):
+    a, _ = started
+    junk = tmp_path / "junk.txt"
+    junk.write_text("hello\n")
+    for command in (["receive", a.game, junk], ["verify", junk], ["join", junk, "--dir", tmp_path / "j"]):
+        r = a.run(*command)
+        assert r.exit_code == 2 and "not a pbem turn file" in r.output, (command, r.output)
+    assert not (tmp_path / "j").exists()
+
+
+def test_interactive_play_out_of_turn_is_refused_before_asking(started):
+    a, b = started
+    r = b.run("play", b.game, input="roll\n2d6\n\ndone\n")
+    assert r.exit_code == 2 and "it is not your turn" in r.output and "order" not in r.output.split("Error")[0]
+
+
+def test_interactive_play_at_the_end_of_input_writes_nothing(started):
+    a, _ = started
+    before = tree(a.game)
+    r = a.run("play", a.game, input="")
+    assert r.exit_code == 2 and "stopped: no message written" in r.output
+    assert tree(a.game) == before
+
+
+def test_a_key_name_must_be_one_printable_line(tmp_path):
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    home = tmp_path / "home"
+    r = CliRunner().invoke(main, ["key", "new", "--name", "Eve\nEvil", "--no-passphrase"], env={"PBEM_HOME": str(home)})
+    assert r.exit_code == 2 and "one line of printable text" in r.output
+    assert not home.exists()
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("d6+99999999999999999999", "out of range"),
+    ("60d6+50d6", "rolls 110 dice"),
+    ("d6" + "+1" * 60, "at most 100"),
+])
+def test_dice_expressions_are_bounded(text, needle):
+    with pytest.raises(InputError, match=needle):
+        DiceExpression.parse(text)
+
+
+def test_an_orders_file_with_too_many_orders_is_refused(started, tmp_path):
+    a, _ = started
+    many = tmp_path / "many.toml"
+    many.write_text(ROLL * (MAX_ORDERS + 1))
+    r = a.run("play", a.game, "--orders", many)
+    assert r.exit_code == 2 and f"at most {MAX_ORDERS}" in r.output
+
+
+def test_a_message_with_too_many_orders_is_refused_by_the_receiver(started, tmp_path):
+    """The opponent signs their own body: the limit holds for what arrives, not only for what pbem writes."""
+    a, b = started
+    r = a.run("play", a.game, "--orders", _write(tmp_path / "o.toml", ROLL))
+    honest = last_line(r.output)
+    body = dict(SignedMessage.from_text(honest.read_text()).body)
+    body["orders"] = body["orders"] * (MAX_ORDERS + 1)
+    forged = tmp_path / "0002-first.pbem"
+    forged.write_text(sign_body(Keystore(a.home).load(lambda: None), body).armored("many"))
+    r = b.run("receive", b.game, forged)
+    assert r.exit_code == 1 and f"at most {MAX_ORDERS} in one message" in r.output
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
+def test_awaited_input_is_described_in_words():
+    assert describe_awaited(DecisionDue("allied", "surrender", "surrender at the start of turn 8?", ("yes", "no"), "3.2")) \
+        == "allied decides: surrender at the start of turn 8? (yes/no) (3.2)"
+    assert describe_awaited(RevealDue("allied", "X1", "8.0")) == "allied reveals X1 (8.0)"
+    assert describe_awaited(DiceDue("combat 1609", 1, 6, 12, "combat at 1609")) == \
+        "dice: 1d6 for combat at 1609, keyed by message 0012"
+
+
+def test_a_damaged_message_file_in_a_game_directory_is_a_verification_failure(started):
+    a, _ = started
+    victim = sorted(a.game.glob("0001-*.pbem"))[0]
+    victim.write_text("the armour is gone\n")
+    r = a.run("verify", a.game)
+    assert r.exit_code == 1 and "not a pbem turn file" in r.output
+    with pytest.raises(IntegrityError):
+        from pbem.match.session import read_messages
+
+        read_messages([victim])
