@@ -183,7 +183,7 @@ class AslGame(Dispatching):
     Berserk and Human Wave checks (sides ``allied``, ``axis``)."""
 
     name: ClassVar[str] = "asl"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"  # 2: the audit fixes of 2026-11-29 (dare-death order, RF dates, HS check)
     sides: ClassVar[tuple[str, str]] = (ALLIED, AXIS)
 
     def __init__(self, data_dir: str | Path | None = None):

@@ -102,7 +102,7 @@ class CalumpitGame:
     """Referee for *The Road to Bataan: The Delay at Calumpit Bridge*."""
 
     name: ClassVar[str] = "calumpit"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"  # 2: the audit fixes of 2026-11-29 (rules adjudicate differently)
     sides: ClassVar[tuple[str, str]] = (AMERICAN, JAPANESE)
 
     def __init__(self, data_dir: str | None = None):
