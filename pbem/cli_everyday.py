@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from pathlib import Path
 from typing import Any, Iterator
 
 import click
@@ -256,7 +257,7 @@ def mail(
 
 
 @click.command(short_help="What is awaited from you, as a commented TOML orders template.")
-@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.argument("directory", type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True, help="Print what is awaited, the choices and the template as JSON.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write the template to this file.")
 @handles_errors
@@ -269,12 +270,21 @@ def orders(directory: str, as_json: bool, out_path: str | None) -> None:
     Lines starting '# ' are example orders, legal together: remove the '# '
     to use one.  Then play the file with pbem play DIR --orders FILE.
 
+    DIRECTORY may also be a proposal you received (message 0): the template
+    is then for message 1, e.g. your setup, for pbem join PROPOSAL --orders.
+
+    \b
     Example: pbem orders games/bob --out turn.toml
+             pbem orders 0000-japanese.pbem --out setup.toml
     """
     from pbem import orders_template
     from pbem.match import session
 
-    template = orders_template.for_match(session.load(directory, identity()))
+    if Path(directory).is_file():
+        match = session.proposal_match(directory, identity())
+    else:
+        match = session.load(directory, identity())
+    template = orders_template.for_match(match)
     if as_json:
         emit_json(template.to_json())
         return

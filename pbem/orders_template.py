@@ -165,7 +165,9 @@ def for_match(match: Any) -> Template:
         lines = head + ["Awaited from you:"] + [f"  - {a}" for a in awaited]
         if body is not None and any(kept):
             lines += ["Lines starting '# ' are example orders, legal together now: remove the '# ' to use one.",
-                      "Lines starting '##' explain.  Then: pbem play DIR --orders THIS_FILE"]
+                      "Lines starting '##' explain.  Then: " + (
+                          "pbem join PROPOSAL --dir DIR --orders THIS_FILE" if seq == 1
+                          else "pbem play DIR --orders THIS_FILE")]
         elif my_turn:
             lines += ["Write your orders below (or none), then: pbem play DIR --orders THIS_FILE"]
         text = render(lines, body or Sections(), kept, standing)

@@ -182,3 +182,21 @@ def test_a_damaged_message_file_in_a_game_directory_is_a_verification_failure(st
         from pbem.match.session import read_messages
 
         read_messages([victim])
+
+
+def test_joining_ambon_without_a_setup_says_how_and_the_proposal_gives_the_template(players, tmp_path):
+    """4.1: message 1 carries the Allied setup; `pbem orders PROPOSAL` writes its template."""
+    a, b = players
+    r = a.run("new", a.game, "--game", "ambon", "--as", "japanese", "--opponent", b.pub())
+    proposal = last_line(r.output)
+    r = b.run("join", proposal, "--dir", b.game)
+    assert r.exit_code == 1 and "4.1" in r.output and f"pbem orders {proposal} --out first.toml" in r.output
+    assert not b.game.exists()
+    template = tmp_path / "first.toml"
+    r = b.run("orders", proposal, "--out", template)
+    assert r.exit_code == 0, r.output
+    text = template.read_text()
+    assert "your setup (4.1)" in text and "pbem join PROPOSAL --dir DIR --orders THIS_FILE" in text
+    template.write_text(text.replace('# [[order]]\n# setup = "historical"', '[[order]]\nsetup = "historical"', 1))
+    r = b.run("join", proposal, "--dir", b.game, "--orders", template)
+    assert r.exit_code == 0, r.output

@@ -272,6 +272,7 @@ def join(proposal: str, directory: str, orders_path: str | None, data: str | Non
 
     The last line printed is the file to send back.
     """
+    from pbem.errors import IllegalOrderError
     from pbem.match import session
 
     if data is not None:
@@ -290,7 +291,14 @@ def join(proposal: str, directory: str, orders_path: str | None, data: str | Non
         use_data(module, data)
     identity = load_identity()
     orders = read_orders(orders_path) if orders_path else None
-    path, transcript = session.join_game(proposal, directory, identity, orders)
+    try:
+        path, transcript = session.join_game(proposal, directory, identity, orders)
+    except IllegalOrderError as err:
+        if orders is not None:
+            raise
+        raise IllegalOrderError(f"{err}. Message 1 carries your first orders (e.g. your setup): "
+                                f"pbem orders {proposal} --out first.toml, edit it, then "
+                                f"pbem join {proposal} --dir {directory} --orders first.toml") from err
     proposer = transcript.messages[0].side
     click.echo(
         f"joined {transcript.setup['module']} game {transcript.game[:12]}...: "

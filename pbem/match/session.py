@@ -317,6 +317,19 @@ def start_from(directory: str | Path, first: SignedMessage, identity: Any, summa
     return Match(gamedir, transcript, game, Player.of(identity, transcript), replay(game, transcript))
 
 
+def proposal_match(proposal: str | Path, identity: Any) -> Match:
+    """The game as the player a proposal (message 0) is addressed to sees it
+    before joining: what `pbem orders PROPOSAL` makes message 1's template
+    from.  Nothing is written."""
+    found = read_messages([Path(proposal)])
+    transcript = build_transcript([found[0][1]])
+    if transcript.side_for_key(identity.public.fingerprint) in (None, transcript.messages[0].side):
+        raise UsageError(f"this proposal is not addressed to your key {identity.public.fingerprint}")
+    game = _game_for(transcript)
+    return Match(GameDirectory(Path(proposal).parent), transcript, game, Player.of(identity, transcript),
+                 replay(game, transcript))
+
+
 def _summary_of(text: str) -> str:
     from pbem.protocol.message import BEGIN
 
