@@ -333,7 +333,8 @@ def status(directories: tuple[str, ...], as_json: bool) -> None:
         table.add_column(column)
     for s in found:
         if s.error:
-            table.add_row(str(s.directory), "[red]does not verify[/red]", "", "", s.error[:80], "?", "")
+            what = "[red]does not verify[/red]" if s.fails_verification else "[yellow]not a readable game[/yellow]"
+            table.add_row(str(s.directory), what, "", "", s.error[:80], "?", "")
             continue
         opponent = s.opponent + (f" {s.opponent_key[:15]}..." if s.opponent_key else "")
         if s.opponent_address:

@@ -38,6 +38,7 @@ class GameStatus:
     last_age: float | None = None  # seconds since the last message file was written
     pending_dice: int = 0
     error: str = ""
+    fails_verification: bool = False  # the files are a game that fails verification (else: not a readable game)
 
     @property
     def whose_move(self) -> str:
@@ -68,6 +69,7 @@ class GameStatus:
             "last_message_age_seconds": None if self.last_age is None else int(self.last_age),
             "pending_dice": self.pending_dice,
             "error": self.error,
+            "fails_verification": self.fails_verification,
         }
 
 
@@ -115,7 +117,10 @@ def game_status(
                 raise
             match = session.load(directory, None)  # not one of this game's players
     except PbemError as err:
+        from pbem.errors import VerificationError
+
         status.error = str(err)
+        status.fails_verification = isinstance(err, VerificationError)
         return status
     transcript, replay = match.transcript, match.replay
     status.module = transcript.setup["module"]

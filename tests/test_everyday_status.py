@@ -42,7 +42,7 @@ def test_status_lists_every_game_in_the_games_folder(players, tmp_path):
     ambon = rows["vs-bob-ambon"]
     assert ambon["turn"] == 1 and ambon["phase"] == "setup-allied" and not ambon["your_move"]
     assert ambon["next"]["side"] == "allied" and ambon["last_message_age_seconds"] >= 3 * 86400 - 60
-    assert "holds message 0000" in rows["broken"]["error"]
+    assert "holds message 0000" in rows["broken"]["error"] and rows["broken"]["fails_verification"] is True
     assert [os.path.basename(row["directory"]) for row in json.loads(r.output)][0] == "vs-bob-dice"  # my move first
     r = a.run("status")
     assert r.exit_code == 0 and "Your games" in r.output and "does not verify" in r.output and "(3d ago)" in r.output
@@ -71,3 +71,15 @@ def test_status_computes_the_dice_like_receive_when_the_key_is_free(players, tmp
 
 def test_age_reads_like_a_person_would_say_it():
     assert [age(s) for s in (5, 95, 7200, 200000, None)] == ["5s", "1m", "2h", "2d", "?"]
+
+
+def test_a_folder_that_is_no_game_is_told_apart_from_a_game_that_fails_verification(started, tmp_path):
+    a, _ = started
+    empty = tmp_path / "holiday-photos"
+    empty.mkdir()
+    (empty / "beach.jpg").write_bytes(b"\xff\xd8")
+    r = a.run("status", empty, a.game, "--json")
+    rows = {os.path.basename(row["directory"]): row for row in json.loads(r.output)}
+    assert rows["holiday-photos"]["fails_verification"] is False and "holds no pbem game" in rows["holiday-photos"]["error"]
+    r = a.run("status", empty)
+    assert "not a readable game" in r.output and "does not verify" not in r.output
