@@ -40,7 +40,7 @@ orders, one per line (Enter or 'done' sends the message):
   place AUS-HQ 1215 | conceal X1 0713 | mine M1 mine-1     4.1 (the house seals the identities)
   wave fw-laha 3.A 3.B 3.C 3.D 228-HQ  4.2
   surrender yes|no                     3.2
-  standing advance=always              standing instructions (hq-support, advance, retreat, losses, surrender)
+  standing advance=always              standing instructions (hq-support, advance, retreat, retreat-to, losses, surrender)
   show                                 the board
   quit                                 stop here; run the same command to resume
 """

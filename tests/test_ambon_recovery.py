@@ -151,3 +151,26 @@ def test_13_0_out_of_supply_units_never_recover():
     assert [p.id for p in recovery_candidates(DATA, state, JAPANESE)] == ["3.B"]
     with pytest.raises(IllegalOrderError, match=r"13\.0: 3\.C was out of supply and cannot recover"):
         resolve_recovery(DATA, state, "3.C", 1)
+
+
+def test_12_0_disrupted_units_in_a_landing_box_make_a_recovery_check_too():
+    """12.0: "every disrupted unit makes a recovery check" -- 3.A, disrupted in
+    a failed opposed landing, is still in its First Wave box (6.3)."""
+    from pbem.engine.machine import MessageEnd
+
+    state = position(phase="allied-combat", positions={"3.A": "fw-laha", "3.B": "1509", "NEI-1.A": "0713"},
+                     disrupted=["3.A", "3.B"])
+    assert [p.id for p in recovery_candidates(DATA, state, JAPANESE)] == ["3.A", "3.B"]
+    state, events = GAME.apply(state, MessageEnd(ALLIED, 5))
+    assert "recovery checks for 3.A, 3.B" in [e.text for e in events]
+
+
+def test_12_0_off_the_map_no_ezoc_and_no_command_range_modifier_applies():
+    """A landing box is no hex: no enemy ZOC reaches it, and no HQ's command
+    range (counted in hexes, 2.2.1) covers it -- not even the regimental HQ's
+    in the same box."""
+    state = position(positions={"3.A": "fw-laha", "228-HQ": "fw-laha", "NEI-1.A": "0713"}, disrupted=["3.A"])
+    assert recovery_drms(DATA, state, state.piece("3.A")) == []
+    state, events = resolve_recovery(DATA, state, "3.A", 3)  # back CS 3: a 3 recovers
+    assert events[0].text == "3.A in fw-laha checks recovery: roll 3 (CS 3) -> recovers"
+    assert not state.piece("3.A").disrupted

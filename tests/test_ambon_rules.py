@@ -66,8 +66,8 @@ def test_8_0_the_reveal_is_owed_by_the_allies_until_they_make_it():
     assert state.phase == "japanese-movement"  # the phase cannot end while a reveal is owed
     state, events = GAME.apply(state, Opened(ALLIED, "X1", "detachment", 7))
     assert [e.text for e in events][0] == "X1 in 1609 is revealed: a detachment"
-    # the movement phase ends; the Japanese act next in their bombardment phase
-    assert not GAME.awaiting(state) and state.phase == "japanese-bombardment"
+    # the movement phase goes on (8.0 Comment); the Japanese act next (test_ambon_entering.py)
+    assert not GAME.awaiting(state) and state.phase == "japanese-movement" and GAME.active_side(state) == JAPANESE
 
 
 # --------------------------------------------------------------------------- 7.0 movement, 15.0 costs
@@ -467,7 +467,8 @@ def test_14_2_second_wave_note_sealed_then_revealed_in_turn_1_recovery():
     assert RevealDue(JAPANESE, "second-wave", "14.2") in GAME.awaiting(state)
     assert "turn 1: the Japanese may not make recovery checks" in [e.text for e in events]
     state, events = GAME.apply(state, Opened(JAPANESE, "second-wave", "1:hitu-lama 2:laha", 10))
-    assert state.piece("1.A").where == "sw-hitu-lama" and state.piece("2.C").where == "sw-laha"
+    # 6.4 as on turn 1: Hitu Lama's First Wave box is empty, Laha's still holds the 3rd Battalion
+    assert state.piece("1.A").where == "fw-hitu-lama" and state.piece("2.C").where == "sw-laha"
     assert state.turn == 2 and state.phase == "landing"
 
 

@@ -129,3 +129,37 @@ def test_3_0_the_game_ends_after_turn_10_with_the_vp_tally():
     assert final.rule == "3.0" and final.text.startswith(f"the Japanese score {final.data['vp']} VP: ")
     paso = [v for w, v in final.data["breakdown"] if "Paso" in w]
     assert paso == [GAME.map.key_locations[GAME.map.hex("1809")].vp[3]]
+
+
+def test_3_2_a_surrender_decision_left_open_is_declined_and_the_game_goes_on():
+    """A new user's game stalled for good when the Allies sent a message
+    without answering: like an unanswered HQ support, it counts as 'no'."""
+    state = GAME.scenario_state(dict(turn=7, phase="allied-combat", beachheads=["1402"],
+                                     positions={"3.A": "1608", "NEI-HQ": "1611"}, control={"1809": 4}))
+    state, _ = GAME.apply(state, MessageEnd(ALLIED, 20))
+    assert state.surrender_offered
+    state, events = GAME.apply(state, MessageEnd(JAPANESE, 21))  # the Japanese cannot answer for them
+    assert state.surrender_offered
+    state, events = GAME.apply(state, MessageEnd(ALLIED, 22))  # an Allied message with no answer
+    assert not state.surrender_offered and not GAME.is_over(state)
+    assert "the Allies fight on (the surrender decision was left open)" in [e.text for e in events]
+    assert not [a for a in GAME.awaiting(state) if isinstance(a, DecisionDue) and a.kind == "surrender"]
+
+
+def test_3_0_the_result_of_a_finished_game_in_words():
+    state = GAME.scenario_state(dict(turn=10, phase="allied-combat", positions={"3.A": "1809", "NEI-HQ": "1611"},
+                                     control={"1809": 4}))
+    assert GAME.result(state) == []
+    over, events = GAME.apply(state, MessageEnd(ALLIED, 40))
+    lines = GAME.result(over)
+    final = events[-1]
+    assert lines[0].startswith(f"The Japanese score {final.data['vp']} VP: ") and lines[0].endswith("(3.0).")
+    assert any("Paso" in line for line in lines[1:])
+
+
+def test_4_2_a_unit_left_unplaced_is_named():
+    from pbem.games.ambon import setup as ambon_setup
+
+    state = GAME.initial_state({})
+    with pytest.raises(IllegalOrderError, match=r"4\.2: .* not placed: every Japanese unit sets up in a box"):
+        ambon_setup.check_japanese_setup(GAME.data, state)

@@ -38,6 +38,9 @@ def print_events(out: Console, match: Any, since: int = 0) -> None:
 
 def print_turn(out: Console, match: Any) -> None:
     replay = match.replay
+    if replay.over:
+        for line in getattr(match.game, "result", lambda state: [])(replay.state):
+            out.print(line, markup=False, highlight=False)
     if match.closed:
         out.print("[bold]The game is over.[/bold] Check it with: pbem verify DIR --audit")
         return

@@ -17,7 +17,7 @@ Losses and ``r`` (retreat or extra hit) follow the owner's default policy of
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from pbem.engine.machine import Event, illegal, replace
 from pbem.games.ambon import combat, movement
@@ -27,6 +27,11 @@ if TYPE_CHECKING:
     from pbem.games.ambon.data import AmbonData
 
 ARMY, KURE = "army", "kure"
+
+Enter = Callable[[AmbonState, Piece, str], "tuple[AmbonState, list[Event]]"]
+"""What happens when a unit enters a hex, however it gets there (3.1
+control, 6.5 beachheads, 7.2 and 8.0 reveals): ``AmbonGame._entered``,
+the one function that movement, landings, advances and retreats share."""
 
 
 def label(b: Battle) -> str:
@@ -107,41 +112,45 @@ def check_support(data: "AmbonData", state: AmbonState, side: str, hq: str, targ
             raise illegal("11.1", f"{hq} ({kind}) may support only a combat of {kind} units alone")
 
 
-def open_support(data: "AmbonData", state: AmbonState, seq: int) -> tuple[AmbonState, list[Event]]:
+def open_support(data: "AmbonData", state: AmbonState, seq: int, enter: Enter) -> tuple[AmbonState, list[Event]]:
     """After the declarations: each combat's defender may add HQ support (11.1),
     decided by its standing instruction or owed as a decision; lone HQs
-    attacked are eliminated at once (11.1)."""
+    attacked are eliminated at once (11.1), and the attackers may then
+    advance into the emptied hex (11.4)."""
     events: list[Event] = []
-    battles = []
-    for b in state.battles:
-        if b.stage != "declared":
-            battles.append(b)
-            continue
+    for b in [x for x in state.battles if x.stage == "declared"]:
         defenders = [p for p in state.at(b.target) if p.side != b.side]
         if defenders and all(data.spec(p).hq for p in defenders):
             state = state.with_pieces(replace(p, where=ELIMINATED) for p in defenders)
             events.append(Event("11.1", f"{', '.join(p.id for p in defenders)} attacked alone in {b.target}: eliminated"))
-            battles.append(replace(b, stage="done"))
+            state = _with_battle(state, replace(b, stage="done"))
+            state, more = offer_advance(data, state, b, enter)
+            events += more
             continue
-        options = support_options(data, state, b, battles)
+        options = support_options(data, state, b)
         policy = state.standing.get(other(b.side), "hq-support")
         may_fire = state.option("14.1") and any(
             data.spec(p).artillery and not p.bombarded for p in state.on_map(other(b.side))
         )
         if (options and policy is None) or may_fire:
-            battles.append(replace(b, stage="support"))
+            state = _with_battle(state, replace(b, stage="support"))
             events.append(Event("11.1", f"{other(b.side)} may support the defence of {b.target} with {' or '.join(options)}"))
         else:
             hq = options[0] if options and policy == "always" else ""
-            battles.append(replace(b, stage="roll", defender_hq=hq, key_seq=seq))
+            state = _with_battle(state, replace(b, stage="roll", defender_hq=hq, key_seq=seq))
             if hq:
                 events.append(Event("11.1", f"{hq} supports the defence of {b.target} (standing instruction)"))
-    return replace(state, battles=tuple(battles)), events
+    return state, events
 
 
-def support_options(data: "AmbonData", state: AmbonState, b: Battle, decided=()) -> list[str]:
+def _with_battle(state: AmbonState, new: Battle) -> AmbonState:
+    """``state`` with the combat against ``new.target`` (one a phase, 11.0) replaced by ``new``."""
+    return replace(state, battles=tuple(new if x.target == new.target else x for x in state.battles))
+
+
+def support_options(data: "AmbonData", state: AmbonState, b: Battle) -> list[str]:
     defender = other(b.side)
-    used = {x.attacker_hq for x in state.battles} | {x.defender_hq for x in list(state.battles) + list(decided)}
+    used = {x.attacker_hq for x in state.battles} | {x.defender_hq for x in state.battles}
     found = []
     for p in hqs_in_range(data, state, defender, b.target):
         if p.id in used:
@@ -189,7 +198,16 @@ def decline_open_support(state: AmbonState, side: str, seq: int) -> tuple[AmbonS
 
 def attack_strength(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[Fraction, list[str]]:
     """11.0 and 9.0: the attackers' CF, halving each unit in the EZOC of a
-    defender it does not attack whose ZOC no attack of this phase targets."""
+    defender it does not attack whose ZOC no attack of this phase targets.
+
+    Judged when the combat is resolved, not when it was declared.  11.0's
+    steps of "each combat" begin "Compare the modified CF of attacker and
+    defender": the CF is modified then, as 9.0's overstacking is, in the
+    position of that moment.  What the declaration fixes is the other half
+    of the test, which hexes "[are] being attacked ... in the same Combat
+    Phase" (every declared target).  So a defender that an earlier combat
+    retreats next to an attacker halves it, and a dummy revealed and removed
+    before the combat no longer does."""
     gmap = data.map
     targets = {x.target for x in state.battles}
     total, notes = Fraction(0), []
@@ -211,7 +229,7 @@ def attack_strength(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[Fr
     return total, notes
 
 
-def resolve(data: "AmbonData", state: AmbonState, b: Battle, die: int) -> tuple[AmbonState, list[Event]]:
+def resolve(data: "AmbonData", state: AmbonState, b: Battle, die: int, enter: Enter) -> tuple[AmbonState, list[Event]]:
     """Resolve combat ``b`` with ``die``: results against the defender first,
     then the attacker (11.0), retreats (11.3), then the advance (11.4)."""
     defenders = [p for p in state.at(b.target) if p.side != b.side]
@@ -233,21 +251,29 @@ def resolve(data: "AmbonData", state: AmbonState, b: Battle, die: int) -> tuple[
     survivors = [state.piece(p.id) for p in defenders if state.piece(p.id).where == b.target]
     if retreat and survivors:
         busy = frozenset(x.target for x in state.battles if x.stage != "done")
-        state, more = retreat_units(data, state, survivors, retreat, busy)
+        state, more = retreat_units(data, state, survivors, retreat, busy, enter=enter)
         events += more
     state, more, _ = combat.apply_hits(data, state, attackers, a_hits, "attacker")
     events += more
     if not [p for p in state.at(b.target) if p.side != b.side]:
-        state, more = offer_advance(data, state, b)
+        state, more = offer_advance(data, state, b, enter)
         events += more
     return state, events
 
 
-def retreat_units(data: "AmbonData", state: AmbonState, pieces: list[Piece], kind: str, busy: frozenset[str]) -> tuple[AmbonState, list[Event]]:
+def retreat_units(data: "AmbonData", state: AmbonState, pieces: list[Piece], kind: str, busy: frozenset[str],
+                  *, enter: Enter) -> tuple[AmbonState, list[Event]]:
     """11.3: ``r`` -- retreat one hex or refuse with an extra hit (the owner's
     standing instruction ``retreat = "hit"`` refuses; by default units
     retreat); ``R`` -- must retreat.  Into an EZOC only when no other hex is
-    legal, with an extra hit; with no legal hex, an extra hit instead."""
+    legal, with an extra hit; with no legal hex, an extra hit instead.
+
+    The hex is the owner's choice among those 11.3 allows
+    (:func:`combat.retreat_choices`): the first of them its standing
+    instruction ``retreat-to`` names (hexes in order of preference), else the
+    default policy's (:mod:`combat`).  A unit that retreats enters its new hex
+    with every effect of entering (``enter``: 3.1 control, 6.5 beachheads,
+    7.2 and 8.0 reveals)."""
     events: list[Event] = []
     for piece in pieces:
         piece = state.piece(piece.id)
@@ -260,23 +286,31 @@ def retreat_units(data: "AmbonData", state: AmbonState, pieces: list[Piece], kin
             state, more, _ = combat.apply_hits(data, state, [piece], 1, "no legal retreat: extra")
             events += more
             continue
-        into_ezoc, _, where = options[0]
+        choices = combat.retreat_choices(data, state, piece, options)
+        wanted = (state.standing.get(piece.side, "retreat-to") or "").split()
+        where = next((h for h in wanted if h in choices), choices[0])
+        chosen = " (its owner's choice)" if where in wanted else ""
+        into_ezoc = next(e for e, _, label in options if label == where)
         state = state.with_piece(replace(piece, where=where))
-        events.append(Event("11.3", f"{piece.id} retreats to {where}" + (" into an enemy ZOC" if into_ezoc else "")))
+        events.append(Event("11.3", f"{piece.id} retreats to {where}" + (" into an enemy ZOC" if into_ezoc else "") + chosen))
         h = data.map.hex(where)
         concealed = [p for p in state.on_map(other(piece.side)) if p.concealed and h in data.zoc_reach(data.map.hex(p.where))]
         if concealed:  # 11.3: ending next to concealed units reveals them
             owed = [Reveal(p.id, "11.3", f"{piece.id} retreated next to it") for p in concealed if not state.owes(p.id)]
             state = replace(state, owed=state.owed + tuple(owed))
             events += [Event("11.3", f"{r.slot} must be revealed ({r.why})", {"slot": r.slot}) for r in owed]
-        if into_ezoc:
-            real = [p for p in movement.zoc_sources(data, state, other(piece.side), h) if not p.concealed]
-            if not real:  # the extra hit waits: a dummy's reveal would cancel it
+        state, more = enter(state, state.piece(piece.id), where)
+        events += more
+        if into_ezoc and state.piece(piece.id).where == where:
+            sources = movement.zoc_sources(data, state, other(piece.side), h)
+            if not sources:
+                events.append(Event("11.3", f"the reveals removed the EZOC at {where}: {piece.id}'s extra hit is cancelled"))
+            elif all(p.concealed for p in sources):  # the extra hit waits: a dummy's reveal would cancel it
                 state = replace(state, pending_hits=state.pending_hits + ((piece.id, where),))
                 events.append(Event("11.3", f"{piece.id}'s extra hit waits for the reveals around {where}"))
-                continue
-            state, more, _ = combat.apply_hits(data, state, [state.piece(piece.id)], 1, "retreat into an EZOC: extra")
-            events += more
+            else:
+                state, more, _ = combat.apply_hits(data, state, [state.piece(piece.id)], 1, "retreat into an EZOC: extra")
+                events += more
     return state, events
 
 
@@ -316,7 +350,9 @@ def advance_candidates(data: "AmbonData", state: AmbonState, b: Battle) -> list[
     return found
 
 
-def offer_advance(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[AmbonState, list[Event]]:
+def offer_advance(data: "AmbonData", state: AmbonState, b: Battle, enter: Enter) -> tuple[AmbonState, list[Event]]:
+    """11.4: the defending hex of ``b`` is empty: the attacker's standing
+    instruction ``advance`` decides, or the attacker's next message."""
     candidates = advance_candidates(data, state, b)
     if not candidates:
         return state, []
@@ -324,14 +360,14 @@ def offer_advance(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[Ambo
     if policy == "never":
         return state, [Event("11.4", f"no unit advances into {b.target} (standing instruction)")]
     if policy == "always":
-        state = state.with_pieces(replace(state.piece(u), where=b.target) for u in candidates)
-        return state, [Event("11.4", f"{', '.join(candidates)} advance into {b.target} (standing instruction)",
-                             {"units": candidates, "target": b.target})]
+        return _advance_into(state, candidates, b.target, " (standing instruction)", enter)
     state = replace(state, battles=tuple(replace(x, stage="advance") if x.target == b.target and x.side == b.side else x for x in state.battles))
     return state, [Event("11.4", f"{b.target} is empty: {b.side} may advance {', '.join(candidates)} into it")]
 
 
-def advance(data: "AmbonData", state: AmbonState, side: str, units: list[str], target: str | None) -> tuple[AmbonState, list[Event]]:
+def advance(data: "AmbonData", state: AmbonState, side: str, units: list[str], target: str | None,
+            enter: Enter) -> tuple[AmbonState, list[Event]]:
+    """11.4: the attacker's decision (an ``advance`` order)."""
     waiting = [b for b in state.battles if b.stage == "advance" and b.side == side and (target is None or b.target == target)]
     if len(waiting) != 1:
         raise illegal("11.4", "say which emptied hex to advance into (target = ...)" if waiting else f"{side} has no advance to decide")
@@ -342,10 +378,21 @@ def advance(data: "AmbonData", state: AmbonState, side: str, units: list[str], t
         raise illegal("11.4", f"{wrong[0]} may not advance into {b.target} (may: {', '.join(allowed)})")
     if any(p.side != side for p in state.at(b.target)):
         raise illegal("11.4", f"{b.target} is no longer empty")
-    state = state.with_pieces(replace(state.piece(u), where=b.target) for u in units)
     state = replace(state, battles=tuple(replace(x, stage="done") if x is b else x for x in state.battles))
-    text = f"{', '.join(units)} advance into {b.target}" if units else f"no unit advances into {b.target}"
-    return state, [Event("11.4", text, {"units": units, "target": b.target})]
+    if not units:
+        return state, [Event("11.4", f"no unit advances into {b.target}", {"units": [], "target": b.target})]
+    return _advance_into(state, units, b.target, "", enter)
+
+
+def _advance_into(state: AmbonState, units: list[str], target: str, why: str, enter: Enter) -> tuple[AmbonState, list[Event]]:
+    """11.4: the advancing units enter the emptied hex, with every effect of
+    entering a hex (3.1 control, 6.5 beachheads, 8.0 reveals)."""
+    state = state.with_pieces(replace(state.piece(u), where=target) for u in units)
+    events = [Event("11.4", f"{', '.join(units)} advance into {target}{why}", {"units": list(units), "target": target})]
+    for u in units:
+        state, more = enter(state, state.piece(u), target)
+        events += more
+    return state, events
 
 
 def close_advances(state: AmbonState, side: str) -> AmbonState:

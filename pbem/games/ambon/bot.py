@@ -59,12 +59,11 @@ class AmbonBot:
         if state.phase == SETUP_JAPANESE and side == JAPANESE:
             doc["order"].append({"setup": "historical"})
             state = self._try_all(state, side, seq, doc)
-            doc["order"] += self._landings(state)  # the land orders start turn 1
+            self._extend(state, side, seq, doc, self._landings)  # the land orders start turn 1
             return doc
         if state.phase == LANDING and side == JAPANESE and not state.landings:
-            landings = self._landings(state)
-            if landings:  # their results decide the moves: wait for them
-                doc["order"] += landings
+            self._extend(state, side, seq, doc, self._landings)
+            if doc["order"]:  # their results decide the moves: wait for them
                 return doc
         if state.phasing != side or state.closing:
             return doc

@@ -5,9 +5,10 @@ shifts and DRMs are data (``charts.toml``).  Results read ``A/D`` hits with an
 optional ``r`` (retreat or take an extra hit) or ``R`` (must retreat).
 
 Who chooses which unit takes a hit, and whether to retreat or take the extra
-hit, is the owner's decision (11.3), made after the die.  Owners give it in
-advance as standing instructions (``losses = "3.C 3.A"``, ``retreat =
-"retreat" | "hit"``); what they leave open is answered by a DOCUMENTED
+hit, and where to retreat, is the owner's decision (11.3), made after the
+die.  Owners give it in advance as standing instructions (``losses = "3.C
+3.A"``, ``retreat = "retreat" | "hit"``, ``retreat-to = "1708 1607"``); what
+they leave open is answered by a DOCUMENTED
 DEFAULT POLICY rather than by another email: a hit goes first to a unit one hit
 eliminates and that is worth no VP (a detachment), then disrupts the
 strongest undisrupted unit, then eliminates the weakest disrupted one; an
@@ -69,14 +70,15 @@ def clamp_column(data: "AmbonData", ratio: tuple[int, int]) -> str:
 
 
 def defence_strength(data: "AmbonData", state: AmbonState, pieces: list[Piece]) -> Fraction:
-    """9.0: functional overstacking halves every CF; physical makes each 1."""
+    """9.0: functional overstacking halves every CF; physical makes each 1 --
+    each CF: an HQ has none (2.2.1, 11.1 "HQ units have no CF") and gets none."""
     level = movement.overstacking(data, state, pieces[0].where) if pieces else ""
     total = Fraction(0)
     for p in pieces:
         cf = data.spec(p).combat
         if level == "functional":
             cf *= Fraction(str(data.value("functional_overstack_factor", 0.5)))
-        elif level == "physical":
+        elif level == "physical" and not data.spec(p).hq:
             cf = Fraction(data.value("physical_overstack_cf", 1))
         total += cf
     return total
@@ -224,11 +226,23 @@ def retreat_options(data: "AmbonData", state: AmbonState, piece: Piece, busy: fr
     """11.3: the hexes ``piece`` may retreat into, as (into EZOC, cost, hex),
     best first: outside any EZOC where possible, then the lowest movement cost
     (a road counts as lowest), never where it could not move, never into a hex
-    of defenders in an unresolved combat."""
+    of defenders in an unresolved combat.
+
+    "A unit may not retreat into a hex it could not enter by movement" (11.3)
+    is read with 7.0: no sea, all-sea hexside or enemy-occupied hex, and no
+    hex whose movement cost (terrain, or road/trail, plus river) exceeds the
+    unit's movement allowance -- 7.0's "a Dutch artillery unit with movement
+    allowance 2 cannot enter a mountain hex (movement cost 3) unless moving
+    along a road or trail".  The allowance is the face showing (a disrupted
+    unit's back); EZOC surcharges are left out (11.3 makes the EZOC a
+    criterion of its own, with its own extra hit), and so are the landing
+    markers of 6.2/6.3 (they limit a phase's movement, not the hexes a unit
+    can enter)."""
     gmap = data.map
     cost = movement.movement_cost(data, state, piece.side)
     ezoc = movement.zoc_of(data, state, other(piece.side))
     friends = {p.where for p in state.on_map(piece.side) if p.id != piece.id}
+    allowance = data.spec(piece).move
     here = gmap.hex(piece.where)
     found = []
     for n in here.neighbours():
@@ -240,6 +254,23 @@ def retreat_options(data: "AmbonData", state: AmbonState, piece: Piece, busy: fr
             continue
         # 11.3 compares movement costs, not the EZOC surcharges (EZOC is its own criterion)
         base = step.halves - sum(h for why, h in step.parts if "EZOC" in why)
+        if base > allowance:
+            continue  # it could not enter that hex by movement
         found.append((n in ezoc, base, label not in friends, label))
     found.sort()
     return [(e, c, label) for e, c, _, label in found]
+
+
+def retreat_choices(data: "AmbonData", state: AmbonState, piece: Piece, options: list[tuple[bool, int, str]]) -> list[str]:
+    """11.3: among the legal ``options`` (:func:`retreat_options`), the hexes
+    the owner may choose: outside any EZOC if one is legal, and then "the hex
+    with the lowest movement cost, or a hex along a road".  The default
+    policy's hex comes first."""
+    if not options:
+        return []
+    gmap = data.map
+    here = gmap.hex(piece.where)
+    into_ezoc = options[0][0]
+    lowest = min(c for e, c, _ in options if e == into_ezoc)
+    return [label for e, c, label in options
+            if e == into_ezoc and (c == lowest or "road" in gmap.hexside_features(here, gmap.hex(label)))]

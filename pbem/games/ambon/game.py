@@ -93,6 +93,7 @@ STANDING_KINDS = {
     "hq-support": ("always", "never"),  # 11.1: support the defence whenever an HQ can
     "advance": ("always", "never"),  # 11.4: advance every eligible attacker into an emptied hex
     "retreat": ("retreat", "hit"),  # 11.3: answer an "r" result
+    "retreat-to": None,  # 11.3: hexes to retreat into, in order of preference, when 11.3 leaves a choice: "1708 1607"
     "surrender": ("never",),  # 3.2: fight on at the start of turn 8 without being asked
     "losses": None,  # 11.3: units in the order they take hits, e.g. "3.C 3.A"
 }
@@ -116,7 +117,7 @@ class AmbonGame:
     landings, movement, zones of control, stacking, control)."""
 
     name: ClassVar[str] = "ambon"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"  # 2: the audit fixes of 2026-11-29 (advance, retreat, landings, recovery, 8.0 moves)
     sides: ClassVar[tuple[str, str]] = (JAPANESE, ALLIED)
     side_colours: ClassVar[dict[str, str]] = {JAPANESE: "#c8a165", ALLIED: "#3b6fb6"}
 
@@ -248,6 +249,13 @@ class AmbonGame:
         from pbem.engine import standing
 
         instructions = standing.parse(document, STANDING_KINDS)
+        if "retreat-to" in instructions:
+            try:
+                hexes = [self.map.label(self.map.hex(h)) for h in instructions["retreat-to"].split()]
+            except InputError as err:
+                raise InputError(f"standing.retreat-to: {err} (give hexes in order of preference, e.g. \"1708 1607\")",
+                                 field="standing.retreat-to") from err
+            instructions["retreat-to"] = " ".join(hexes)
         orders = document.get("order", [])
         if not isinstance(orders, list):
             raise InputError("orders: 'order' must be an array of tables ([[order]])", field="order")
@@ -512,14 +520,42 @@ class AmbonGame:
         return state, events + more + more2
 
     def _place_second_wave(self, state: AmbonState, note: str) -> tuple[AmbonState, list[Event]]:
-        """14.2: the note is revealed in the turn-1 Recovery Phase; the two battalions are placed."""
+        """14.2: the note is revealed in the turn-1 Recovery Phase; the two
+        battalions are placed.
+
+        Where: where the rules would have had them by now without 14.2.  A
+        Second Wave battalion moves up to its lane's First Wave box at the end
+        of the turn-1 landings unless a non-artillery unit is still there
+        (6.4), and lands on turn 2.  14.2 only keeps the beach secret, so each
+        battalion is placed where that turn-1 6.4 step would have put it --
+        the First Wave box if no non-artillery unit is in it (the boxes have
+        not changed since the landings), else the Second Wave box -- and the
+        note does not delay the landing by a turn.
+
+        6.5: "Any Japanese units still scheduled to land in that hex are all
+        eliminated" when the Allies capture a beachhead.  A battalion whose
+        note names a beach the Allies captured before the note was revealed
+        was scheduled to land there: it is eliminated now, when that becomes
+        known (the sealed note cannot be read earlier)."""
         plan = setup.parse_second_wave_note(self.data, note)
         pieces = []
-        for battalion, lane in plan.items():
-            box = self.data.lanes[lane].second_wave
-            pieces += [replace(state.piece(u), where=box) for u in setup.BATTALIONS[battalion]]
+        events = [Event("14.2", f"the Second Wave note is revealed: {note}; the battalions are placed")]
+        for battalion, lane_id in sorted(plan.items()):
+            lane = self.data.lanes[lane_id]
+            units = setup.BATTALIONS[battalion]
+            if lane.target in state.lost_beachheads:
+                pieces += [replace(state.piece(u), where=ELIMINATED) for u in units]
+                events.append(Event("6.5", f"{', '.join(units)} were to land on {lane.target}, a beachhead the Allies "
+                                           f"captured: they are eliminated"))
+                continue
+            blocking = [p for p in state.at(lane.first_wave) if not self.data.spec(p).artillery]
+            box = lane.second_wave if blocking else lane.first_wave
+            pieces += [replace(state.piece(u), where=box) for u in units]
+            events.append(Event("6.4", f"{', '.join(units)} are placed in {box}"
+                                + (f" ({blocking[0].id} is still in {lane.first_wave})" if blocking else
+                                   " (as the turn-1 Second Wave step would have moved them up)")))
         state = replace(state.with_pieces(pieces), second_wave_note=note)
-        return state, [Event("14.2", f"the Second Wave note is revealed: {note}; the battalions are placed")]
+        return state, events
 
     # ------------------------------------------------------------------ orders (rules)
 
@@ -539,7 +575,7 @@ class AmbonGame:
                 return landing.decide_support(self.data, state, order["hq"], action.seq)
             return battle.decide_support(self.data, state, side, order["hq"], order.get("target"), action.seq)
         if kind == "advance":
-            return battle.advance(self.data, state, side, list(order["units"]), order.get("target"))
+            return battle.advance(self.data, state, side, list(order["units"]), order.get("target"), self._entered)
         if kind == "surrender":
             return self._surrender(state, side, order["answer"])
         if kind == "bombard":
@@ -668,7 +704,14 @@ class AmbonGame:
         return state, [Event("6.0", f"the landing from {box} is postponed to the next turn")]
 
     def _move(self, state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:
-        """7.0-7.2, 8.0: move one unit along a path the player gives."""
+        """7.0-7.2, 8.0: move one unit along a path the player gives.
+
+        8.0: when a Japanese unit's ZOC reaches a concealed unit, "it is
+        immediately revealed"; the Allies make the reveal in their next
+        message, so the Japanese unit stops there, and no Japanese unit moves
+        until the reveal is made (its identity decides what the ZOC costs).
+        The Movement Phase then goes on (:meth:`_progress`): "The Japanese
+        unit may continue moving with its remaining MP"."""
         unit_id, path = action.order["unit"], list(action.order["path"])
         side = action.side
         if not state.has_piece(unit_id):
@@ -676,6 +719,10 @@ class AmbonGame:
         piece = state.piece(unit_id)
         if piece.side != side or not piece.on_map:
             raise illegal("7.0", f"{unit_id} is not a {side} unit on the map")
+        waiting = self._reveals_awaited(state, side)
+        if waiting:
+            raise illegal("8.0", f"{unit_id} cannot move yet: {', '.join(waiting)} must be revealed first "
+                                 f"(the {other(side).capitalize()} player reveals in the next message; the Movement Phase then goes on)")
         if piece.penalty in ("no-move", "opposed"):
             rule = "6.3" if piece.penalty == "opposed" else "6.2"
             raise illegal(rule, f"{unit_id} landed this turn under a {'No Move' if rule == '6.2' else 'opposed landing'} marker and may not move")
@@ -687,30 +734,54 @@ class AmbonGame:
         route = validate_path(
             unit_id, path, left, movement.movement_cost(self.data, state, side), grid=self.map.grid, rule="7.0"
         )
-        events = [Event("7.0", f"{unit_id} moves {' '.join(path)} for {format_mp(route.cost)}"
-                        + (f" ({format_mp(left - route.cost)} left)" if left - route.cost else ""),
-                        {"unit": unit_id, "path": path, "cost_half_mp": route.cost})]
+        events: list[Event] = []
         spent = piece.spent
+        walked = [path[0]]
         for h, paid in zip(route.hexes[1:], route.steps):
             where = self.map.label(h)
             spent += paid
+            walked.append(where)
             state = state.with_piece(replace(state.piece(unit_id), where=where, spent=spent, moved=True))
             state, more = self._entered(state, state.piece(unit_id), where)
             events += more
             if not state.piece(unit_id).on_map:
                 break  # 7.2: a dummy revealed on the way is removed; its move ends
+            if self._reveals_awaited(state, side):
+                break  # 8.0: the reveal comes first
+        paid = spent - piece.spent
+        moved = Event("7.0", f"{unit_id} moves {' '.join(walked)} for {format_mp(paid)}"
+                      + (f" ({format_mp(left - paid)} left)" if left - paid else ""),
+                      {"unit": unit_id, "path": walked, "cost_half_mp": paid})
+        events.insert(0, moved)
+        waiting = self._reveals_awaited(state, side)
+        if waiting and state.piece(unit_id).on_map and len(walked) < len(path):
+            rest = f"; it may move on with its remaining {format_mp(left - paid)}" if left - paid else ""
+            events.append(Event("8.0", f"{unit_id} stops in {walked[-1]} until {', '.join(waiting)} "
+                                       f"{'is' if len(waiting) == 1 else 'are'} revealed (8.0){rest}"))
         return state, events
 
+    @staticmethod
+    def _reveals_awaited(state: AmbonState, side: str) -> list[str]:
+        """Concealed units whose reveal the other side owes ``side`` (8.0,
+        7.2): they are made in the other side's next message."""
+        return [r.slot for r in state.owed if r.side != side and r.slot in setup.CONCEALED]
+
     def _entered(self, state: AmbonState, piece: Piece, where: str) -> tuple[AmbonState, list[Event]]:
-        """What happens when ``piece`` is in ``where`` after a move (or a reveal
-        made there): 8.0 and 7.2 reveals, 3.1 control, 6.5 beachheads."""
+        """What happens when ``piece`` enters ``where`` -- by movement (7.0),
+        landing (6.2, 6.3), advance after combat (11.4) or retreat (11.3) --
+        or is revealed there: 8.0 and 7.2 reveals, 3.1 control, 6.5
+        beachheads.  The one place these effects live (battle.Enter).
+
+        8.0: a Japanese unit's ZOC reaching a concealed unit reveals it; "HQ
+        units have no ZOC", so a Japanese HQ reveals nothing.  3.1: any unit,
+        an HQ too ("HQs are units", 2.2.1), takes control of a key location."""
         events: list[Event] = []
         h = self.map.hex(where)
         if piece.side == JAPANESE:
             reach = [
                 p for p in state.on_map(ALLIED)
                 if p.concealed and self._zoc_reaches(h, self.map.hex(p.where))
-            ]
+            ] if movement.exerts_zoc(self.data, piece) else []
             state, more = self._owe(state, [Reveal(p.id, "8.0", f"{piece.id}'s ZOC reaches {p.where}") for p in reach])
             events += more
             if h in self.map.key_locations and state.controller(where) != JAPANESE:
@@ -762,15 +833,15 @@ class AmbonGame:
                 return recovery.resolve_recovery(self.data, state, pid, die)
         for b in state.battles:
             if b.stage == "roll" and battle.label(b) == action.label:
-                return battle.resolve(self.data, state, b, die)
+                return battle.resolve(self.data, state, b, die, self._entered)
         lc = state.landing_combat
         if lc is not None and lc.stage == "roll" and landing.combat_label(lc) == action.label:
-            state, events, landed = landing.resolve_combat(self.data, state, die)
+            state, events, landed = landing.resolve_combat(self.data, state, die, self._entered)
             return self._landed(state, events, landed)
         for l in state.landings:
             if l.stage == "roll" and landing.label(l) == action.label:
-                state, events = landing.resolve(self.data, state, l, die)
-                return self._landed(state, events, events[-1].data.get("landed", []))
+                state, events, landed = landing.resolve(self.data, state, l, die)
+                return self._landed(state, events, landed)
         raise illegal("5.0", f"no roll labelled {action.label!r} is due")
 
     def _bombarded(self, state: AmbonState, unit: str, target: str, defensive: bool, die: int) -> tuple[AmbonState, list[Event]]:
@@ -781,14 +852,15 @@ class AmbonGame:
             if piece.concealed:
                 state, more = self._owe(state, [Reveal(pid, "14.3", f"hit by {unit}'s bombardment")])
             else:
-                state, more = battle.retreat_units(self.data, state, [piece], "R", frozenset())
+                state, more = battle.retreat_units(self.data, state, [piece], "R", frozenset(), enter=self._entered)
             events += more
         return state, events
 
     def _landed(self, state: AmbonState, events: list[Event], landed: list[str]) -> tuple[AmbonState, list[Event]]:
-        """Units that came ashore enter their hex: 3.1, 6.5, 8.0."""
-        if landed:
-            piece = state.piece(landed[0])
+        """Units that came ashore enter their hex: 3.1, 6.5, 8.0 -- each of
+        them, since an HQ among them projects no ZOC (8.0)."""
+        for pid in landed:
+            piece = state.piece(pid)
             state, more = self._entered(state, piece, piece.where)
             events = events + more
         return state, events
@@ -819,6 +891,10 @@ class AmbonGame:
 
     def _message_end(self, state: AmbonState, action: MessageEnd) -> tuple[AmbonState, list[Event]]:
         events: list[Event] = []
+        if state.surrender_offered and action.side == ALLIED:
+            # 3.2: a decision left open is declined, as an unanswered HQ support is (the game cannot stall)
+            state = replace(state, surrender_offered=False)
+            events.append(Event("3.2", "the Allies fight on (the surrender decision was left open)"))
         # 13.1: reveals made without a rule demanding them take effect now
         for slot, _ in state.published:
             if self._slot_owner(slot) == action.side and self._unapplied(state, slot):
@@ -828,13 +904,16 @@ class AmbonGame:
             if PHASE_SIDE[state.phase] == action.side:
                 state = battle.close_advances(state, action.side)
                 if any(b.stage == "declared" for b in state.battles):
-                    state, more = battle.open_support(self.data, state, action.seq)
+                    state, more = battle.open_support(self.data, state, action.seq, self._entered)
                     events += more
             else:
                 state, more = battle.decline_open_support(state, action.side, action.seq)
                 events += more
         if action.seq < 1 or PHASE_SIDE.get(state.phase) != action.side:
             return state, events
+        if state.phase in (J_MOVEMENT, A_MOVEMENT) and self._reveals_awaited(state, action.side):
+            # 8.0: the phase waits for the reveals, then goes on (see _progress)
+            return replace(state, movement_paused=True), events
         state = replace(state, closing=True)
         while True:
             if self._blocker(state):
@@ -856,12 +935,30 @@ class AmbonGame:
     def _progress(self, state: AmbonState) -> tuple[AmbonState, list[Event]]:
         """A closing phase whose blockers have cleared ends; automatic phases run."""
         events: list[Event] = []
+        if state.movement_paused and not self._blocker(state):
+            state, more = self._resume_movement(state)
+            events += more
         while state.phase != GAME_OVER and (state.closing or state.phase not in PHASE_SIDE):
             if self._blocker(state):
                 break
             state, more = self._end_phase(state)
             events += more
         return state, events
+
+    def _resume_movement(self, state: AmbonState) -> tuple[AmbonState, list[Event]]:
+        """8.0 Comment: "The dummy is then revealed and removed. The Japanese
+        unit may continue moving with its remaining MP."  Once the reveals a
+        movement message waited for are made, the Movement Phase goes on: the
+        phasing side's next message may move again (a unit that stopped at
+        the reveal with the MP it has left) or end the phase.  If none of its
+        units could still move, the phase ends as it would have."""
+        state = replace(state, movement_paused=False)
+        side = PHASE_SIDE[state.phase]
+        movers = movement.units_able_to_move(self.data, state, side)
+        if not movers:
+            return replace(state, closing=True), []
+        return state, [Event("8.0", f"the reveals are made: the {side.capitalize()} Movement Phase goes on "
+                                    f"({', '.join(movers)} may still move)")]
 
     def _end_phase(self, state: AmbonState) -> tuple[AmbonState, list[Event]]:
         """End the current phase and open the next (5.0)."""
@@ -947,6 +1044,17 @@ class AmbonGame:
 
     # ------------------------------------------------------------------ views
 
+    def result(self, state: AmbonState) -> list[str]:
+        """3.0: the outcome of a finished game, in words (empty while it goes on)."""
+        if state.phase != GAME_OVER:
+            return []
+        total, breakdown = victory.victory_points(self.data, state)
+        lines = [f"The Japanese score {total} VP: {victory.victory_band(self.data, total)} (3.0)."]
+        if state.surrendered:
+            lines.append("The Allies surrendered at the start of turn 8 (3.2).")
+        lines += [f"  {why}: {vp:+d}" for why, vp in breakdown if vp]
+        return lines
+
     def view(self, state: AmbonState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
         secrets = secrets or {}
         own = side == ALLIED
@@ -968,10 +1076,12 @@ class AmbonGame:
                     item["identity"] = p.identity
             if p.penalty:
                 item["status"] = p.penalty
+            if p.oos:
+                item["oos"] = True  # 13.0: the OOS marker (2.2.2)
             if p.where == ELIMINATED:
                 continue
             units.append(item)
-            marker = "disrupted" if p.disrupted else (p.penalty or "")
+            marker = "OOS" if p.oos else "disrupted" if p.disrupted else (p.penalty or "")
             label = p.id if not p.concealed else ("?" if not (own and p.id in secrets) else f"{p.id}:{secrets[p.id][:3]}")
             stacks.setdefault(p.where, []).append({"label": label, "side": p.side, **({"marker": marker} if marker else {})})
         for b in state.beachheads:

@@ -18,6 +18,7 @@ from pbem.games.ambon.state import (
 )
 
 if TYPE_CHECKING:
+    from pbem.games.ambon.battle import Enter
     from pbem.games.ambon.data import AmbonData, Lane
 
 KURE_NATIONALITY = "kure"
@@ -57,6 +58,10 @@ def start(data: "AmbonData", state: AmbonState, box: str, seq: int) -> tuple[Amb
         raise illegal("6.0", f"no Japanese unit is in {box}")
     if any(l.lane == lane.id for l in state.landings):
         raise illegal("6.0", f"the landing from {box} has already been ordered this turn")
+    held = [p.id for p in state.at(lane.target) if p.side == ALLIED and not p.concealed]
+    if held and not fighters(data, state, units):
+        raise illegal("6.3", f"artillery-type units may not make opposed landings: {', '.join(units)} in {box} "
+                             f"cannot land on {lane.target}, held by {', '.join(held)}")
     owed = mine_reveals(state, lane) + beach_reveals(state, lane.target)
     landing = Landing(lane.id, units, "reveals", key_seq=seq)
     events = [Event("6.0", f"{', '.join(units)} attempt a landing from {box} on {lane.target}")]
@@ -69,9 +74,18 @@ def start(data: "AmbonData", state: AmbonState, box: str, seq: int) -> tuple[Amb
     return state, events + more
 
 
+def fighters(data: "AmbonData", state: AmbonState, units) -> list[str]:
+    """6.3: the landing units that count in an opposed landing: "artillery-type
+    units ... may not make opposed landings. Their presence is ignored for
+    landing combat"."""
+    return [u for u in units if not data.spec(state.piece(u)).artillery]
+
+
 def ready(data: "AmbonData", state: AmbonState, seq: int) -> tuple[AmbonState, list[Event]]:
     """Landings whose reveals are all made: the die becomes due, keyed by the
-    message being applied now (DESIGN 4.3)."""
+    message being applied now (DESIGN 4.3).  A landing of artillery-type
+    units alone that the reveals show to be opposed does not take place
+    (6.3): they stay in their First Wave box."""
     events: list[Event] = []
     landings = []
     for landing in state.landings:
@@ -84,6 +98,12 @@ def ready(data: "AmbonData", state: AmbonState, seq: int) -> tuple[AmbonState, l
             ]
             if not waiting:
                 landing = _classify(data, state, landing, seq)
+                if landing.opposed and not fighters(data, state, landing.units):
+                    landing = replace(landing, stage="done")
+                    events.append(Event("6.3", f"{lane.target} is held: artillery-type units may not make opposed "
+                                               f"landings; {', '.join(landing.units)} stay in {lane.first_wave}"))
+                    landings.append(landing)
+                    continue
                 events.append(
                     Event(
                         "6.3" if landing.opposed else "6.2",
@@ -118,8 +138,9 @@ def modifiers(data: "AmbonData", state: AmbonState, landing: Landing) -> list[tu
     return mods
 
 
-def resolve(data: "AmbonData", state: AmbonState, landing: Landing, die: int) -> tuple[AmbonState, list[Event]]:
-    """Roll on the 6.2 or 6.3 table and apply the result."""
+def resolve(data: "AmbonData", state: AmbonState, landing: Landing, die: int) -> tuple[AmbonState, list[Event], list[str]]:
+    """Roll on the 6.2 or 6.3 table and apply the result; returns the units
+    that came ashore, for the caller's 3.1/6.5/8.0 effects of entering."""
     lane = data.lanes[landing.lane]
     mods = modifiers(data, state, landing)
     total = die + sum(m for _, m in mods)
@@ -130,7 +151,7 @@ def resolve(data: "AmbonData", state: AmbonState, landing: Landing, die: int) ->
     done = replace(landing, stage="done")
     state = replace(state, landings=tuple(done if l.lane == landing.lane else l for l in state.landings))
     if result == "delayed":
-        return state, [Event(rule, f"landing on {lane.target}: {shown} -> landing delayed; the units stay in {lane.first_wave}")]
+        return state, [Event(rule, f"landing on {lane.target}: {shown} -> landing delayed; the units stay in {lane.first_wave}")], []
     if result.startswith("combat"):
         factor = result.partition("-")[2] or "1"
         state = replace(
@@ -139,8 +160,8 @@ def resolve(data: "AmbonData", state: AmbonState, landing: Landing, die: int) ->
         )
         event = Event(rule, f"landing on {lane.target}: {shown} -> landing combat at {factor} attacker CS",
                       {"lane": landing.lane, "factor": factor, "roll": die, "total": total})
-        state, more = begin_combat(data, state, landing.lane, factor)
-        return state, [event] + more
+        state, more, landed = begin_combat(data, state, landing.lane, factor)
+        return state, [event] + more, landed
     penalty = {"no-move": "no-move", "-2mp": "-2mp"}.get(result)
     if penalty is None:
         raise illegal(rule, f"unknown landing result {result!r} in the data")
@@ -148,7 +169,7 @@ def resolve(data: "AmbonData", state: AmbonState, landing: Landing, die: int) ->
     state = state.with_pieces(pieces)
     what = "no movement this turn" if penalty == "no-move" else "-2 MP this turn"
     return state, [Event(rule, f"landing on {lane.target}: {shown} -> landing succeeds, {what}",
-                         {"lane": landing.lane, "roll": die, "total": total, "result": result, "landed": list(landing.units)})]
+                         {"lane": landing.lane, "roll": die, "total": total, "result": result, "landed": list(landing.units)})], list(landing.units)
 
 
 def place_beachhead(state: AmbonState, target: str) -> tuple[AmbonState, list[Event]]:
@@ -162,7 +183,11 @@ def place_beachhead(state: AmbonState, target: str) -> tuple[AmbonState, list[Ev
 
 def capture_beachhead(data: "AmbonData", state: AmbonState, where: str) -> tuple[AmbonState, list[Event]]:
     """6.5: an Allied unit (not a dummy) entering a beachhead removes it for
-    good; Japanese units still to land there are eliminated."""
+    good; Japanese units still to land there are eliminated: those in the
+    First and Second Wave boxes of the lanes aimed at it.  With 14.2 a
+    battalion still off the map may be aimed at it by the sealed note, which
+    nobody can read yet: it is eliminated when the note is revealed
+    (``AmbonGame._place_second_wave``)."""
     if where not in state.beachheads:
         return state, []
     state = replace(
@@ -232,23 +257,36 @@ def combat_label(lc: LandingCombat) -> str:
     return f"landing combat {lc.lane}"
 
 
-def begin_combat(data: "AmbonData", state: AmbonState, lane_id: str, factor: str) -> tuple[AmbonState, list[Event]]:
+def begin_combat(data: "AmbonData", state: AmbonState, lane_id: str, factor: str) -> tuple[AmbonState, list[Event], list[str]]:
     """6.3: the landing units fight the units on the beach.  The Japanese may
     not use HQ support; the Allied defender may (11.1), and that decision
     comes before the die: from a standing instruction, or the Allies' next
-    message (DESIGN 4.3)."""
+    message (DESIGN 4.3).
+
+    An HQ "attacked while alone is automatically eliminated" (2.2.1, 11.1:
+    "without calculating a combat ratio"): with only HQs on the beach there
+    is no support decision and no landing-combat die; the beach is empty and
+    the landing units come ashore as after a won landing combat (6.3).
+    Returns the units that came ashore."""
     lane = data.lanes[lane_id]
+    defenders = [p for p in state.at(lane.target) if p.side == ALLIED]
+    if defenders and all(data.spec(p).hq for p in defenders):
+        state = state.with_pieces(replace(p, where=ELIMINATED) for p in defenders)
+        events = [Event("11.1", f"{', '.join(p.id for p in defenders)} attacked alone on {lane.target}: eliminated "
+                                f"without a combat ratio")]
+        state, more, landed = come_ashore(data, state, lane_id)
+        return state, events + more, landed
     hqs = supporting_hqs(data, state, ALLIED, lane.target)
     policy = state.standing.get(ALLIED, "hq-support")
     if hqs and policy is None:
         lc = LandingCombat(lane_id, factor, "support")
         return replace(state, landing_combat=lc), [
             Event("11.1", f"the Allies may support the defence of {lane.target} with {' or '.join(hqs)}; they decide before the die")
-        ]
+        ], []
     hq = hqs[0] if hqs and policy == "always" else ""
     lc = LandingCombat(lane_id, factor, "roll", key_seq=state.seq, defender_hq=hq)
     events = [Event("11.1", f"{hq} supports the defence of {lane.target} (standing instruction)")] if hq else []
-    return replace(state, landing_combat=lc), events
+    return replace(state, landing_combat=lc), events, []
 
 
 def decide_support(data: "AmbonData", state: AmbonState, choice: str, seq: int) -> tuple[AmbonState, list[Event]]:
@@ -266,18 +304,20 @@ def decide_support(data: "AmbonData", state: AmbonState, choice: str, seq: int) 
     return state, [Event("11.1", text)]
 
 
-def resolve_combat(data: "AmbonData", state: AmbonState, die: int) -> tuple[AmbonState, list[Event], list[str]]:
+def resolve_combat(data: "AmbonData", state: AmbonState, die: int, enter: "Enter") -> tuple[AmbonState, list[Event], list[str]]:
     """6.3 with 11.0-11.3: resolve the landing combat; returns the units that
-    landed (the beach emptied) for the caller's 3.1/6.5/8.0 effects."""
+    landed (the beach emptied) for the caller's 3.1/6.5/8.0 effects.  Only
+    the non-artillery units fight (6.3: the artillery's "presence is ignored
+    for landing combat"): their CS makes the attack and they take the hits."""
     from pbem.games.ambon import combat
 
     lc = state.landing_combat
     lane = data.lanes[lc.lane]
     landing = next(l for l in state.landings if l.lane == lc.lane)
-    units = [state.piece(u) for u in landing.units if state.piece(u).where == lane.first_wave]
-    fighters = [p for p in units if not data.spec(p).artillery]
+    units = [u for u in landing.units if state.piece(u).where == lane.first_wave]
+    fighting = [state.piece(u) for u in fighters(data, state, units)]
     factor = {"1/4": Fraction(1, 4), "1/2": Fraction(1, 2), "1": Fraction(1)}[lc.factor]
-    attack = sum((data.spec(p).combat for p in fighters), Fraction(0)) * factor
+    attack = sum((data.spec(p).combat for p in fighting), Fraction(0)) * factor
     defenders = [p for p in state.at(lane.target) if p.side == ALLIED]
     odds = combat.odds(data, state, attack, defenders, lane.target, hq={"defender": bool(lc.defender_hq)})
     rolled = combat.roll_on_crt(data, odds, die)
@@ -289,21 +329,36 @@ def resolve_combat(data: "AmbonData", state: AmbonState, die: int) -> tuple[Ambo
     if retreat and survivors:
         from pbem.games.ambon.battle import retreat_units
 
-        state, more = retreat_units(data, state, survivors, retreat, frozenset())
+        state, more = retreat_units(data, state, survivors, retreat, frozenset(), enter=enter)
         events += more
     # 6.3: the Japanese absorb their losses by disruption or elimination; no retreat
-    state, more, _ = combat.apply_hits(data, state, fighters, a_hits, "Japanese")
+    state, more, _ = combat.apply_hits(data, state, fighting, a_hits, "Japanese")
     events += more
-    state = replace(state, landing_combat=None,
-                    landings=tuple(replace(l, stage="done") if l.lane == lc.lane else l for l in state.landings))
     if any(p.side == ALLIED for p in state.at(lane.target)):
+        state = replace(state, landing_combat=None,
+                        landings=tuple(replace(l, stage="done") if l.lane == lc.lane else l for l in state.landings))
         events.append(Event("6.3", f"{lane.target} is still held: the landing units stay in {lane.first_wave}"))
         return state, events, []
-    movers = [state.piece(p.id) for p in fighters if state.piece(p.id).where == lane.first_wave]
+    state, more, landed = come_ashore(data, state, lc.lane)
+    return state, events + more, landed
+
+
+def come_ashore(data: "AmbonData", state: AmbonState, lane_id: str) -> tuple[AmbonState, list[Event], list[str]]:
+    """6.3: the beach is empty after a landing combat: every landing unit
+    still in the First Wave box, "including disrupted units and HQs", moves
+    onto it under the opposed-landing marker; artillery "may not advance
+    along with the other units".  Returns the units that landed."""
+    lane = data.lanes[lane_id]
+    landing = next(l for l in state.landings if l.lane == lane_id)
+    units = [u for u in landing.units if state.piece(u).where == lane.first_wave]
+    movers = [state.piece(u) for u in fighters(data, state, units)]
+    state = replace(state, landing_combat=None,
+                    landings=tuple(replace(l, stage="done") if l.lane == lane_id else l for l in state.landings))
+    if not movers:
+        return state, [Event("6.3", f"{lane.target} is empty, but no landing unit is left to land on it")], []
     state = state.with_pieces(replace(p, where=lane.target, penalty="opposed") for p in movers)
-    events.append(Event("6.3", f"{', '.join(p.id for p in movers)} land on {lane.target} (disrupted units and HQs too); "
-                        f"they may not move, bombard or attack this turn"
-                        + (f"; artillery stays in {lane.first_wave}" if len(movers) < len(units) else "")))
-    return state, events, [p.id for p in movers]
-
-
+    event = Event("6.3", f"{', '.join(p.id for p in movers)} land on {lane.target} (disrupted units and HQs too); "
+                  f"they may not move, bombard or attack this turn"
+                  + (f"; artillery stays in {lane.first_wave}" if len(movers) < len(units) else ""),
+                  {"lane": lane_id, "landed": [p.id for p in movers]})
+    return state, [event], [p.id for p in movers]

@@ -62,6 +62,21 @@ def allowance(data: "AmbonData", piece: Piece) -> int:
     return mp
 
 
+def units_able_to_move(data: "AmbonData", state: AmbonState, side: str) -> list[str]:
+    """7.0: ``side``'s units that could still enter a neighbouring hex with
+    the MP they have left this phase (no landing marker forbidding it)."""
+    cost = movement_cost(data, state, side)
+    found = []
+    for piece in state.on_map(side):
+        left = allowance(data, piece) - piece.spent
+        if left <= 0:
+            continue
+        here = data.map.hex(piece.where)
+        if any((step := cost(here, n)).halves is not None and step.halves <= left for n in here.neighbours()):
+            found.append(piece.id)
+    return sorted(found)
+
+
 def occupied_by(state: AmbonState, side: str) -> dict[str, list[Piece]]:
     found: dict[str, list[Piece]] = {}
     for p in state.on_map(side):

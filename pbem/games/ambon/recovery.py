@@ -30,14 +30,26 @@ def may_recover(data: "AmbonData", state: AmbonState, side: str) -> bool:
     return side != JAPANESE or state.turn >= int(data.value("japanese_recovery_from_turn", 3))
 
 
+LANDING_BOXES = ("first-wave", "second-wave")
+
+
+def in_play(data: "AmbonData", piece: Piece) -> bool:
+    """On the map, or waiting in a landing box (4.2, 6.0): a unit that can
+    still be disrupted, and so recover.  Not eliminated, removed, or off the
+    map under 14.2."""
+    box = data.map.boxes.get(piece.where)
+    return piece.on_map or (box is not None and box.kind in LANDING_BOXES)
+
+
 def recovery_candidates(data: "AmbonData", state: AmbonState, side: str) -> list[Piece]:
     """12.0: "every disrupted unit makes a recovery check": ``side``'s
-    disrupted units on the map, except those out of supply (13.0: they
-    "cannot recover for the rest of the game"), and none for the Japanese on
-    turns 1 and 2."""
+    disrupted units on the map or in a landing box (a unit disrupted in an
+    opposed landing that failed stays in its First Wave box, 6.3), except
+    those out of supply (13.0: they "cannot recover for the rest of the
+    game"), and none for the Japanese on turns 1 and 2."""
     if not may_recover(data, state, side):
         return []
-    return [p for p in state.on_map(side) if p.disrupted and not p.oos]
+    return [p for p in state.pieces if p.side == side and p.disrupted and not p.oos and in_play(data, p)]
 
 
 def recovery_drms(data: "AmbonData", state: AmbonState, piece: Piece) -> list[tuple[str, int]]:
@@ -49,8 +61,15 @@ def recovery_drms(data: "AmbonData", state: AmbonState, piece: Piece) -> list[tu
     limits are about supporting combat and 12.0 does not repeat them. The HQ
     is within range when the hex distance is at most its command range
     (counted like 2.2.1's bombardment range). The -1 applies once however many
-    HQs are in range."""
+    HQs are in range.
+
+    Off the map (a unit in a landing box) neither applies: a box is not a
+    hex, so no ZOC -- "its 6 adjacent hexes" (8.0) -- reaches it, and no
+    command range, "measured in hexes" like 2.2.1's range, covers it, even
+    from an HQ in the same box."""
     gmap = data.map
+    if not piece.on_map:
+        return []
     here = gmap.hex(piece.where)
     drms: list[tuple[str, int]] = []
     if here in movement.zoc_of(data, state, other(piece.side)):
@@ -84,8 +103,8 @@ def resolve_recovery(data: "AmbonData", state: AmbonState, piece_id: str, roll: 
     strength, see :func:`recovery_strength`); success turns the unit back to
     its full-strength side."""
     piece = state.piece(piece_id)
-    if not piece.on_map:
-        raise illegal("12.0", f"{piece_id} is not on the map ({piece.where}) and makes no recovery check")
+    if not in_play(data, piece):
+        raise illegal("12.0", f"{piece_id} is not on the map or in a landing box ({piece.where}) and makes no recovery check")
     if not piece.disrupted:
         raise illegal("12.0", f"{piece_id} is not disrupted and makes no recovery check")
     if piece.oos:

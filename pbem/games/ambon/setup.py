@@ -123,6 +123,10 @@ def check_japanese_setup(data: "AmbonData", state: AmbonState) -> None:
     boxes = data.map.boxes
     where = {p.id: p.where for p in state.pieces if p.side == JAPANESE}
     kind = lambda box: boxes[box].kind if box in boxes else box  # noqa: E731
+    unplaced = sorted(u for u, w in where.items() if not w)
+    if unplaced:
+        raise illegal("4.2", f"{', '.join(unplaced)} {'is' if len(unplaced) == 1 else 'are'} not placed: "
+                             f"every Japanese unit sets up in a box (wave = BOX, units = [...])")
     kure_boxes = {where[u] for u in KURE}
     if len(kure_boxes) != 1 or kind(next(iter(kure_boxes))) != "first-wave":
         raise illegal("4.2", f"all Kure 1 Special units must be in one First Wave box, not {', '.join(sorted(kure_boxes))}")

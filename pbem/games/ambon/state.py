@@ -158,6 +158,7 @@ class AmbonState:
     second_wave_note: str = ""  # 14.2: the opened note
     sealed: tuple[tuple[str, str], ...] = ()  # (side, slot) committed
     closing: bool = False  # the phasing side has finished giving orders for this phase
+    movement_paused: bool = False  # 8.0: a movement message ended waiting for reveals; the phase goes on after them
     landing_combat: LandingCombat | None = None
     battles: tuple[Battle, ...] = ()
     bombardments: tuple[tuple[str, str, int, bool], ...] = ()  # (unit, target, key_seq, defensive) awaiting dice

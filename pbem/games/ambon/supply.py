@@ -32,6 +32,14 @@ Rules decisions:
 - Captured beachheads (``state.lost_beachheads``) are no source (6.5).
 - Every Japanese unit on the map is checked, HQs and artillery too ("any
   unit"); pieces in landing boxes or off the map are not.
+- "If the unit is already disrupted, there is no additional effect": a unit
+  already disrupted is not hit again (not eliminated, as a second hit would
+  do), but it gets the OOS marker and cannot recover either.  What 13.0
+  does to an out-of-supply unit is one effect, "becomes disrupted, and
+  cannot recover"; for a unit already disrupted the disruption is not new
+  and nothing is added to it.  Reading "no additional effect" as "no OOS
+  marker" would let a unit that happened to be disrupted at the check
+  recover while an undisrupted neighbour in the same place never could.
 """
 
 from __future__ import annotations
