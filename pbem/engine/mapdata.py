@@ -61,7 +61,6 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from functools import cached_property
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -127,14 +126,9 @@ class DataFile:
                 raw = path.read_bytes()
             except OSError as err:
                 raise DataError(f"{label}: cannot read: {err.strerror or err}") from err
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as err:
-            raise DataError(f"{label}: not UTF-8 text (byte {err.start})") from err
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as err:
-            raise DataError(f"{label}: not valid TOML: {err}") from err
+        from pbem.tomlfile import parse
+
+        text, data = parse(raw, label, DataError)
         return cls(label, text), data
 
     # -- locating a key in the text, for messages --------------------------
