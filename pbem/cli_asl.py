@@ -49,9 +49,9 @@ def asl() -> None:
 @click.argument("query")
 @click.option("--json", "as_json", is_flag=True, help="Print the entry as JSON.")
 @click.option("--year", type=int, help="Also give the RF for this year (with --month, --where, --vs).")
-@click.option("--month", type=click.IntRange(1, 12), help="Month, for RF that change within a year.")
-@click.option("--where", "theatre", help="Theatre, e.g. China, Java, Burma.")
-@click.option("--vs", "opponent", help="Opponent, e.g. Russians.")
+@click.option("--month", type=click.IntRange(1, 12), help="Month, for RF that change within a year (with --year).")
+@click.option("--where", "theatre", help="Theatre, e.g. China, Java, Burma (with --year).")
+@click.option("--vs", "opponent", help="Opponent, e.g. Russians (with --year).")
 @_handles_errors
 def note(query: str, as_json: bool, year: int | None, month: int | None, theatre: str | None, opponent: str | None) -> None:
     """Look up a vehicle or ordnance note, or a rule section, by name.
@@ -63,13 +63,16 @@ def note(query: str, as_json: bool, year: int | None, month: int | None, theatre
     from pbem.errors import InputError
     from pbem.games.asl.data import Note, best_match
 
+    for name, value in (("--month", month), ("--where", theatre), ("--vs", opponent)):
+        if value is not None and year is None:
+            raise click.UsageError(f"{name} needs --year: the RF is given for a date (e.g. --year 1942 {name} ...)")
     data = _game().data
     match, candidates = best_match(data, query)
     if match is None:
         if not candidates:
-            raise InputError(f"no note or rule section matches {query!r}")
+            raise InputError(f"no note or rule section matches {_shown(query)}")
         names = "; ".join(m.entry.name for m in candidates)
-        raise InputError(f"{query!r} matches several entries: {names} -- name one of them")
+        raise InputError(f"{_shown(query)} matches several entries: {names} -- name one of them")
     entry = match.entry
     rf = entry.rf_for(year, month, theatre, opponent) if isinstance(entry, Note) and year is not None else None
     if as_json:
@@ -77,6 +80,28 @@ def note(query: str, as_json: bool, year: int | None, month: int | None, theatre
         return
     for line in _note_lines(entry, rf):
         click.echo(line)
+
+
+ECHO_LIMIT = 60
+
+
+def _shown(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` quoted for an error message: its first ``limit`` characters,
+    each unprintable one shown as '?', and how long it was if cut."""
+    shown = "".join(c if c.isprintable() else "?" for c in text[:limit])
+    return repr(shown) + (f" (the first {limit} of {len(text)} characters)" if len(text) > limit else "")
+
+
+def _split(option: str, text: str | None, noun: str, example: str) -> list[str] | None:
+    """A comma-separated option's items (None if the option is not given); a
+    value that names no item is a usage error naming the option."""
+    if text is None:
+        return None
+    items = [part.strip() for part in text.split(",") if part.strip()]
+    if not items:
+        raise click.BadParameter(f"{_shown(text)} names no {noun}; give them comma-separated, e.g. {example}",
+                                 param_hint=f"'{option}'")
+    return items
 
 
 def _note_json(entry: Any, rf: Any) -> dict[str, Any]:
@@ -230,11 +255,9 @@ def human_wave_command(position_path: str, units: str | None, hexes: str | None,
     spec = doc.get("human_wave", {})
     if not isinstance(spec, dict) or set(spec) - {"units", "hexes"}:
         raise InputError(f"{position_path}: [human_wave] takes units = [...] or hexes = [...]", field="human_wave")
-    unit_list = [u.strip() for u in units.split(",") if u.strip()] if units else spec.get("units")
-    hex_list = [h.strip() for h in hexes.split(",") if h.strip()] if hexes else spec.get("hexes")
-    if units or hexes:
-        unit_list = unit_list if units else None
-        hex_list = hex_list if hexes else None
+    unit_list, hex_list = _split("--units", units, "unit", "A,B,C"), _split("--hexes", hexes, "hex", "P4,P5,P6")
+    if unit_list is None and hex_list is None:
+        unit_list, hex_list = spec.get("units"), spec.get("hexes")
     result = human_wave.check(position, _game().data, units=unit_list, hexes=hex_list)
     if as_json:
         _emit(result.to_json())

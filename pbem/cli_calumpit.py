@@ -60,10 +60,14 @@ def calumpit(directory: str) -> None:
     pbem is the umpire and the Japanese.
 
     Type one order per line, e.g. ``fire weapon=rifle range=30 figures=12
-    terrain=open target=J-INF-1``; ``done`` sends your orders and ends your
+    terrain=open unit=1-SQD`` (1-SQD is one of your squads from the start;
+    add target=ID to name a Japanese unit once the events have put it on the
+    table, e.g. target=J-INF-1); ``done`` sends your orders and ends your
     part of the turn, ``send`` sends them without ending it, ``end`` ends the
-    game, ``help`` lists every order, ``show`` the position, ``quit`` stops
-    (the game is kept; run the command again to resume).
+    game, ``help`` lists every order, ``help ORDER`` (e.g. ``help move``)
+    gives that order's fields, their allowed values and an example, ``show``
+    the position, ``quit`` stops (the game is kept; run the command again to
+    resume).
 
     Example: pbem solo calumpit --dir ~/games/calumpit-1
     """
@@ -182,11 +186,8 @@ def _ask(match: Any) -> list[dict[str, Any]] | None:
         if word == "quit":
             return None
         if word == "help":
-            from pbem.games.calumpit.orders import help_lines
-
-            for text in help_lines():
+            for text in _help(game, trial, side, line.split()[1:]):
                 click.echo(f"  {text}")
-            click.echo("  commands: " + ", ".join(COMMANDS))
             continue
         if word == "show":
             for text in game.summary(state):
@@ -205,3 +206,20 @@ def _ask(match: Any) -> list[dict[str, Any]] | None:
         if order["type"] in ("done", "end"):
             return orders
         click.echo(f"  queued: {order['type']} (send with 'done' or 'send')")
+
+
+def _help(game: Any, state: Any, side: str, words: list[str]) -> list[str]:
+    """``help``: every order and the commands; ``help ORDER``: that order's
+    fields, their allowed values and an example this position accepts."""
+    from pbem.games.calumpit import orders, template
+
+    if not words:
+        return orders.help_lines() + ["commands: " + ", ".join(COMMANDS)]
+    kind = words[0]
+    if kind not in orders.ORDERS:
+        return [f"no order {kind!r}; the orders: {', '.join(orders.ORDERS)} (commands: {', '.join(COMMANDS)})"]
+    example = template.example_line(game, state, side, kind)
+    lines = orders.order_help(kind, game.choices, game.modifiers, example)
+    if example is None and orders.ORDERS[kind][2]:
+        lines[-1] += "  (it needs units or events that are not on the table now: show lists the units)"
+    return lines

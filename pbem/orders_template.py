@@ -12,10 +12,12 @@ A template is TOML in which
   makes) and leaves out any example that would not pass.
 
 Games provide their part through a hook: a game object with a method
-``orders_template(state, side, secrets) -> Sections`` is asked first; the
-built-in games are dispatched by name (:func:`template`).  Everything is
-computed from the position the player's own replay holds, so the player's
-sealed values may appear (marked so): the template is for the player only.
+``orders_template(state, side, secrets) -> Sections`` is asked first
+(Calumpit: :mod:`pbem.games.calumpit.template`, ASL:
+:mod:`pbem.games.asl.template`); Ambon and the dice game are dispatched by
+name (:func:`template`).  Everything is computed from the position the
+player's own replay holds, so the player's sealed values may appear (marked
+so): the template is for the player only.
 """
 
 from __future__ import annotations
@@ -105,6 +107,8 @@ def generic_sections(game: Any, state: Any, side: str, secrets: Mapping[str, str
 def _value(value: Any) -> str:
     from pbem.match.orders_toml import _value as toml_value
 
+    if isinstance(value, Mapping):  # an inline table (ASL's setup: squads = { A = "3-3-7" })
+        return "{ " + ", ".join(f"{_key(str(k))} = {_value(v)}" for k, v in value.items()) + " }" if value else "{}"
     return toml_value(value)
 
 

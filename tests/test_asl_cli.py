@@ -171,3 +171,33 @@ def test_asl_help_lists_the_commands():
     assert r.exit_code == 0
     for command in ("note", "check-berserk", "human-wave", "charge"):
         assert command in r.output
+
+
+@pytest.mark.parametrize("option, value, noun", [
+    ("--hexes", ",,,", "hex"), ("--hexes", "", "hex"), ("--units", " , ", "unit")])
+def test_human_wave_an_option_naming_nothing_is_a_usage_error(option, value, noun):
+    r = run("human-wave", EXAMPLE, option, value)
+    assert r.exit_code == 2, r.output
+    assert f"Invalid value for '{option}': {value!r} names no {noun}; give them comma-separated" in r.output
+    assert "contiguous" not in r.output
+
+
+@pytest.mark.parametrize("option, value", [("--month", "5"), ("--where", "Burma"), ("--vs", "Russians")])
+def test_note_a_date_option_without_year_is_a_usage_error(option, value):
+    r = run("note", "Type 92 Infantry Gun", option, value)
+    assert r.exit_code == 2 and f"Error: {option} needs --year" in r.output, r.output
+    r = run("note", "Type 92 Infantry Gun", option, value, "--year", "1942")
+    assert r.exit_code == 0, r.output
+
+
+def test_note_echoes_at_most_60_printable_characters_of_the_query():
+    r = run("note", "x" * 100_000)
+    assert r.exit_code == 2
+    assert r.output == f"Error: no note or rule section matches {'x' * 60!r} (the first 60 of 100000 characters)\n"
+    binary = "".join(map(chr, range(1, 256))) * 4
+    r = run("note", binary)
+    assert r.exit_code == 2 and len(r.output) < 200, r.output
+    shown = r.output.split("matches ", 1)[1]
+    assert shown.startswith("'" + "?" * 31 + ' !"#$%&') and "\\x" not in shown  # chr(1)-chr(31) are shown as '?'
+    assert shown.endswith("(the first 60 of 1020 characters)\n")
+    assert all(c.isprintable() for c in r.output.rstrip("\n"))

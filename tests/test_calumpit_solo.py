@@ -79,3 +79,39 @@ def test_solo_resumes_and_ends_the_game_with_a_verdict_and_an_audit(players, tmp
     assert r.exit_code == 0 and "VERIFIED" in r.output, r.output
     r = me.run("solo", "calumpit", "--dir", solo, input="")  # a closed game: the verdict again
     assert r.exit_code == 0 and "check it: pbem verify" in r.output, r.output
+
+
+def test_the_help_example_is_accepted_on_turn_1(players, tmp_path):
+    """The --help text's example order works at the start of a game (no
+    Japanese unit need be on the table)."""
+    import re
+
+    me, _ = players
+    r = me.run("solo", "calumpit", "--help")
+    assert r.exit_code == 0, r.output
+    (example,) = re.findall(r"e\.g\. ``(fire [^`]*)``", " ".join(r.output.split()))
+    assert "target=" not in example
+    r = me.run("solo", "calumpit", "--dir", tmp_path / "solo", input=f"{example}\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert "queued: fire" in r.output and "not accepted" not in r.output
+
+
+def test_help_order_gives_the_fields_their_values_and_an_example_accepted_now(players, tmp_path):
+    me, _ = players
+    lines = ["help", "help move", "help melee", "help charge", "move kind=infantry terrain=road unit=1-SQD", "quit"]
+    r = me.run("solo", "calumpit", "--dir", tmp_path / "solo", input="\n".join(lines) + "\n")
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert "help ORDER (e.g. help move): that order's fields, their allowed values and an example" in out
+    assert "move [MOVEMENT]: roll a unit's move in inches" in out
+    assert "kind*    one of infantry, vehicle, tank, heavy -- what moves: the MOVEMENT table's row" in out
+    assert "terrain  one of open, road, jungle, rice-paddy; default open -- the ground it moves through" in out
+    assert "co       true or false; default false -- the company's commanding officer (C/O) moves with the unit" in out
+    assert "example: move kind=infantry terrain=road unit=1-SQD\n" in out  # tailored: typed below, and accepted
+    assert "queued: move" in out and "not accepted" not in out
+    assert "melee [HAND-TO-HAND]" in out and "pairs*            a number of pairs (1-100)" in out
+    assert "modifiers: charging, bayonet, sword, foxhole, american, wounded, officer, second" in out
+    assert "no order 'charge'; the orders: move, fire, save" in out
+    # help move describes move only
+    help_move = out.split("move [MOVEMENT]")[1].split("turn 1 order")[0]
+    assert "fire" not in help_move and "tankfire" not in help_move

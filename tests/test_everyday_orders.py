@@ -136,3 +136,169 @@ def test_ambon_an_open_hq_support_decision_is_offered_with_its_options():
     assert example == {"support": decision["options"][0], "target": "1609"}
     parsed = GAME.parse_orders({"order": [example]}, "allied")
     GAME.apply(state, Ordered("allied", 6, 0, parsed.public[0]))  # legal as offered
+
+
+# --------------------------------------------------------------------------- Calumpit
+
+
+def calumpit_opening(players, tmp_path):
+    """Ann (american) proposes; Bob (japanese) joins with the orders his
+    template for the proposal offers, uncommented; Ann receives them."""
+    a, j = players
+    r = a.run("new", a.game, "--game", "calumpit", "--as", "american", "--opponent", j.pub())
+    assert r.exit_code == 0, r.output
+    proposal = last_line(r.output)
+    r = j.run("orders", proposal, "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["your_turn"] and data["message"] == 1 and data["you"] == "japanese"
+    assert data["awaited"][0].startswith("message 0001: your orders for turn 1")
+    assert "japanese (you): no unit on the table yet" in data["template"]
+    live = tmp_path / "join.toml"
+    live.write_text(uncomment_examples(data["template"]))
+    assert tomllib.loads(live.read_text()) == data["examples"] == {"order": [{"type": "done"}]}
+    r = j.run("join", proposal, "--dir", j.game, "--orders", live)
+    assert r.exit_code == 0, r.output
+    r = a.run("receive", a.game, last_line(r.output))
+    assert r.exit_code == 0, r.output
+    return a, j
+
+
+def test_calumpit_template_lists_every_order_its_fields_and_values_and_the_units(players, tmp_path):
+    from pbem.games.calumpit.orders import ORDERS
+
+    a, j = calumpit_opening(players, tmp_path)
+    said, path = orders_file(a, tmp_path)
+    assert "awaited: message 0002: your orders for turn 1" in said and "(japanese is done: your done ends the turn)" in said
+    text = path.read_text()
+    tomllib.loads(text)  # all comments
+    for kind, (rule, doc, _) in ORDERS.items():
+        assert f"## --- {kind} ({rule}): {doc}" in text
+    assert "##   kind*    one of infantry, vehicle, tank, heavy -- what moves" in text
+    assert '##   co       true or false; default false -- the company\'s commanding officer (C/O) moves with' in text
+    assert "##   terrain* one of open, road, light-cover, woods, jungle, vehicle, heavy-cover, foxhole, trench" in text
+    assert "##   1-SQD: 1st squad -- scouts infantry, 12 figures, MORALE GRADE 20" in text
+    assert "##   MORTAR: mortar section (3-inch Stokes) -- scouts mortar, 4 figures, MORALE GRADE 20, 24 rounds" in text
+    assert "## not owed by you now: the Joker makes the attempt owed by the american player" in text
+    live = tomllib.loads(uncomment_examples(text))["order"]
+    assert [o["type"] for o in live] == ["move", "fire", "indirect", "done"]
+    assert 'type = "end"' not in uncomment_examples(text).replace('## type = "end"', "")  # end is never live
+    out = play_uncommented(a, path, tmp_path)
+    assert "0002 [MOVEMENT] 1-SQD moves up to" not in out  # keyed by the reply: shown to Bob
+    r = j.run("receive", j.game, last_line(out))
+    assert r.exit_code == 0, r.output
+    assert "[DIRECT FIRE] 1-SQD (rifle, 12 figures, 2 D20) fires at" in r.output
+    assert "[INDIRECT FIRE] MORTAR fires 3 round(s) on the marked point" in r.output
+    assert "[SEQUENCE] turn 1 ends" in r.output
+
+
+def test_calumpit_orders_json_carries_the_fields_values_units_and_examples(players, tmp_path):
+    a, _ = calumpit_opening(players, tmp_path)
+    data = json.loads(a.run("orders", a.game, "--json").output)
+    choices = data["choices"]
+    move = choices["order_types"]["move"]
+    assert move["rule"] == "MOVEMENT" and move["fields"]["kind"] == {
+        "type": "choice", "required": True, "doc": "what moves: the MOVEMENT table's row",
+        "values": ["infantry", "vehicle", "tank", "heavy"]}
+    assert move["fields"]["co"]["default"] is False and "commanding officer" in move["fields"]["co"]["doc"]
+    assert choices["order_types"]["melee"]["fields"]["pairs"]["modifiers"][:2] == ["charging", "bayonet"]
+    assert choices["order_types"]["save"]["examples"] == [{"type": "save", "hits": 1, "terrain": "woods", "unit": "1-SQD"}]
+    view = json.loads(a.run("show", a.game, "--json").output)["view"]
+    assert {u["id"]: u["figures"] for u in choices["units"]} == {u["id"]: u["figures"] for u in view["units"]}
+    assert {u["id"]: u["figures"] for u in choices["units"]}["1-SQD"] == 12
+    assert choices["owed"] == [] and choices["done"] == ["japanese"]
+    assert data["examples"]["order"] == tomllib.loads(uncomment_examples(data["template"]))["order"]
+
+
+def test_calumpit_closing_template_after_the_end(players, tmp_path):
+    a, j = calumpit_opening(players, tmp_path)
+    sent = play(a, tmp_path, '[[order]]\ntype = "end"\n')
+    assert j.run("receive", j.game, sent).exit_code == 0
+    r = j.run("orders", j.game)
+    assert r.exit_code == 0 and "your closing message: american ended the game; it carries no orders" in r.output
+    assert "## --- " not in r.output
+
+
+# --------------------------------------------------------------------------- ASL
+
+
+def asl_join_with_template(players, tmp_path):
+    """Ann (axis) proposes; Bob (allied) joins with his template's setup."""
+    ann, bob = players
+    r = ann.run("new", ann.game, "--game", "asl", "--as", "axis", "--opponent", bob.pub())
+    assert r.exit_code == 0, r.output
+    proposal = last_line(r.output)
+    r = bob.run("orders", proposal, "--json")
+    data = json.loads(r.output)
+    assert data["awaited"][0].startswith("message 0001: your setup (asl.setup)")
+    assert data["choices"]["order_types"] == ["setup"]  # before the setup, only the setup
+    assert data["examples"] == {"order": [{"type": "setup", "nationality": "chinese",
+                                           "squads": {"A": "3-3-7", "B": "4-4-7", "C": "5-3-7"},
+                                           "dare_death": ["A"]}]}
+    text = data["template"]
+    assert '# squads = { A = "3-3-7", B = "4-4-7", C = "5-3-7" }' in text and "Chinese squads: 5-3-7, 4-4-7, 3-3-7, 3-3-6" in text
+    live = tmp_path / "setup.toml"
+    live.write_text(uncomment_examples(text))
+    r = bob.run("join", proposal, "--dir", bob.game, "--orders", live)
+    assert r.exit_code == 0, r.output
+    r = ann.run("receive", ann.game, last_line(r.output))
+    assert r.exit_code == 0, r.output
+    assert "allied sets up as Chinese: 3 squads declared (A 3-3-7, B 4-4-7, C 5-3-7); 2 may be Dare-Death" in r.output
+    return ann, bob
+
+
+def test_asl_template_before_the_setup_offers_only_the_setup_and_it_plays(players, tmp_path):
+    ann, bob = asl_join_with_template(players, tmp_path)
+    said, path = orders_file(ann, tmp_path)
+    assert "awaited: message 0002: your setup (asl.setup): your nationality and squads;" in said
+    text = path.read_text()
+    assert "allied has set up as Chinese" in text and "DR" not in text.replace("Dare", "")
+    assert tomllib.loads(uncomment_examples(text))["order"] == [{"type": "setup", "nationality": "japanese"}]
+    out = play_uncommented(ann, path, tmp_path)
+    assert "axis sets up as Japanese" in out
+
+
+def test_asl_template_after_the_setup_offers_the_rolls_claims_and_notes(players, tmp_path):
+    ann, bob = asl_join_with_template(players, tmp_path)
+    sent = play(ann, tmp_path, '[[order]]\ntype = "setup"\nnationality = "japanese"\n')
+    assert bob.run("receive", bob.game, sent).exit_code == 0
+    r = bob.run("orders", bob.game, "--json")
+    data = json.loads(r.output)
+    text, choices = data["template"], data["choices"]
+    assert data["awaited"][0] == ("message 0003: your orders: any number of DR, dr, berserk, human-wave, dare-death, "
+                                  "seal, reveal, or end (the message then goes to axis)")
+    assert "##   A: 3-3-7 -- sealed designation: a Dare-Death Squad [only you see this]" in text
+    assert "##   B: 4-4-7 -- sealed designation: regular [only you see this]" in text
+    assert "##   C: 5-3-7\n" in text  # a 5-3-7 has no designation (8.5.2)
+    assert "examples/asl/3-allied-berserk.toml is a berserk order" in text
+    assert choices["dare_death_claims"] == ["A", "B"] and choices["set_up"] and choices["nationality"] == "chinese"
+    assert "dare-death" not in json.dumps(choices).replace('"dare-death"', "")  # the order type only
+    assert "regular" not in json.dumps(choices) and "Dare-Death Squad" not in json.dumps(choices)
+    assert [o["type"] for o in data["examples"]["order"]] == ["DR", "dr", "seal"]
+    _, path = orders_file(bob, tmp_path)
+    out = play_uncommented(bob, path, tmp_path)
+    assert "allied declares a DR for 'describe the roll, e.g. 1MC for squad A'" in out
+    assert "seals a note in slot 'note-1'" in out
+    r = ann.run("receive", ann.game, last_line(out))
+    assert r.exit_code == 0, r.output
+    r = ann.run("orders", ann.game, "--json")  # the axis side: no Dare-Death, no Human Wave
+    data = json.loads(r.output)
+    assert "Chinese rules: a Japanese side declares neither" in data["template"]
+    assert data["choices"]["order_types"] == ["DR", "dr", "seal", "reveal", "end"]
+    # and none of Bob's designations
+    assert "##   A: 3-3-7 -- Dare-Death designation sealed" in data["template"]
+    assert "only you see" not in data["template"] and "regular" not in data["template"]
+
+
+def test_asl_closing_template_offers_the_reveals_only(players, tmp_path):
+    ann, bob = asl_join_with_template(players, tmp_path)
+    sent = play(ann, tmp_path, '[[order]]\ntype = "setup"\nnationality = "japanese"\n' + SEAL)
+    assert bob.run("receive", bob.game, sent).exit_code == 0
+    sent = play(bob, tmp_path, '[[order]]\ntype = "end"\n')
+    assert ann.run("receive", ann.game, sent).exit_code == 0
+    said, path = orders_file(ann, tmp_path)
+    assert "your closing message: allied ended the game; it may carry reveals only" in said
+    assert "plan (sealed in 0002): 'the real attack goes in at dawn' [only you see this]" in path.read_text()
+    assert tomllib.loads(uncomment_examples(path.read_text()))["order"] == [{"type": "reveal", "slot": "plan"}]
+    out = play_uncommented(ann, path, tmp_path)
+    assert "reveals slot 'plan'" in out

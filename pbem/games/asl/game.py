@@ -590,6 +590,14 @@ class AslGame(Dispatching):
     def is_ending(self, state: AslState) -> bool:
         return state.ending_by is not None
 
+    def orders_template(self, state: AslState, side: str, secrets: Mapping[str, str]) -> Any:
+        """The game's part of ``pbem orders DIR``: the setup before a side
+        has set up, then the rolls, declarations, claims, notes and the end
+        (:mod:`pbem.games.asl.template`)."""
+        from pbem.games.asl import template
+
+        return template.sections(self, state, side, secrets)
+
     def view(self, state: AslState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
         """What ``side`` may see: designations only its own (from ``secrets``)
         or once revealed."""

@@ -373,6 +373,14 @@ class CalumpitGame:
                 ("attack", "driven-off", "shot-down"), rule=sp.rule))
         return tuple(due)
 
+    def orders_template(self, state: CalumpitState, side: str, secrets: Mapping[str, str]) -> Any:
+        """The game's part of ``pbem orders DIR``: the order types with their
+        fields and allowed values, the units, what is owed, example orders
+        (:mod:`pbem.games.calumpit.template`)."""
+        from pbem.games.calumpit import template
+
+        return template.sections(self, state, side, secrets)
+
     def view(self, state: CalumpitState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
         """Everything is public; every side and a spectator see the same."""
         spent = effects.japanese_force_spent(state)
