@@ -200,3 +200,25 @@ def test_joining_ambon_without_a_setup_says_how_and_the_proposal_gives_the_templ
     template.write_text(text.replace('# [[order]]\n# setup = "historical"', '[[order]]\nsetup = "historical"', 1))
     r = b.run("join", proposal, "--dir", b.game, "--orders", template)
     assert r.exit_code == 0, r.output
+
+
+def test_a_message_cannot_make_pbem_import_the_code_it_names(players, tmp_path, monkeypatch):
+    """DESIGN 1 (no trust in either player): message 0 names its game module;
+    a module that is not an installed game is refused unread, by verify and
+    by join, even when it sits in the current directory."""
+    a, b = players
+    evil = tmp_path / "evil"
+    evil.mkdir()
+    marker = tmp_path / "PWNED"
+    (evil / "evilgame.py").write_text(f"open({str(marker)!r}, 'w').close()\nGAME = None\n")
+    monkeypatch.chdir(evil)
+    r = a.run("new", a.game, "--game", "dice", "--as", "first", "--opponent", b.pub())
+    honest = SignedMessage.from_text(last_line(r.output).read_text())
+    body = dict(honest.body)
+    body["setup"] = {**body["setup"], "module": "evilgame:GAME"}
+    forged = evil / "0000-first.pbem"
+    forged.write_text(sign_body(Keystore(a.home).load(lambda: None), body).armored("a proposal"))
+    for command in (["verify", forged], ["join", forged, "--dir", tmp_path / "joined"], ["orders", forged]):
+        r = b.run(*command)
+        assert r.exit_code == 2 and "pbem never imports code a message names" in r.output, (command, r.output)
+    assert not marker.exists() and not (tmp_path / "joined").exists()

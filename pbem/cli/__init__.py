@@ -632,7 +632,7 @@ def adjudicate(
     from pbem.errors import UsageError
     from pbem.render import board
 
-    game = games.get(game_name, data_dir)
+    game = games.get(game_name, data_dir, local=True)
     if not hasattr(game, "scenario_state"):
         raise UsageError(f"the {game.name} game has no positions to adjudicate")
     position = read_orders(scenario)

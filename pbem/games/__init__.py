@@ -2,6 +2,14 @@
 
 Built-in games are found even when the package metadata is absent (running
 from a source tree); third-party games only through entry points.
+
+A game name that arrives in a message (message 0's ``setup.module``) is
+never imported as it stands: it must be a registered game, the target of
+one (``pbem.games.asl:GAME``), or a ``module:attribute`` the local user
+trusts in ``$PBEM_GAMES`` (space- or comma-separated).  Only the local
+user's own ``--game module:attribute`` (``local=True``) loads any module,
+from the current directory too, like ``flask --app``.  Otherwise a
+message could make ``pbem verify`` run code it names.
 """
 
 from __future__ import annotations
@@ -37,12 +45,45 @@ def available() -> dict[str, str]:
     return found
 
 
-def get(name: str, data_dir: str | None = None) -> Any:
+TRUST_ENV = "PBEM_GAMES"
+
+
+def trusted_targets() -> set[str]:
+    """``module:attribute`` targets the local user trusts beyond the registered games."""
+    import os
+    import re
+
+    return {t for t in re.split(r"[\s,]+", os.environ.get(TRUST_ENV, "")) if ":" in t}
+
+
+def registered_name(name: str) -> str:
+    """The registered name of a game given by name or by its target (else ``name``)."""
+    if name in BUILTIN:
+        return name
+    games = available()
+    if name in games:
+        return name
+    return next((n for n, target in games.items() if target == name), name)
+
+
+def get(name: str, data_dir: str | None = None, *, local: bool = False) -> Any:
     """The game registered as ``name`` (or given as ``module:attribute``),
-    with its data directory overridden by ``data_dir`` if given."""
+    with its data directory overridden by ``data_dir`` if given.  Without
+    ``local`` (a name that came in a message), only registered games and
+    ``$PBEM_GAMES`` targets load (see the module docstring)."""
     games = dict(BUILTIN) if name in BUILTIN else available()  # entry points only for other games
+    name_as_registered = registered_name(name)
     if name in games:
         game = _load(games[name])
+    elif name_as_registered in games:
+        game = _load(games[name_as_registered])
+    elif ":" in name and not local and name not in trusted_targets():
+        from pbem.errors import DataError
+
+        raise DataError(
+            f"game module {name!r} is not an installed pbem game, and pbem never imports code a message names; "
+            f"install the game (entry point group pbem.games) or, if you trust the module, add it to ${TRUST_ENV}"
+        )
     elif ":" in name:
         import os
         import sys

@@ -64,13 +64,15 @@ def installed(game: str, home: str | os.PathLike[str] | None = None) -> list[Pat
     return sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
-def build(game: str, data: str | os.PathLike[str] | None = None, home: str | os.PathLike[str] | None = None) -> Any:
+def build(game: str, data: str | os.PathLike[str] | None = None, home: str | os.PathLike[str] | None = None,
+          *, local: bool = False) -> Any:
     """The game with ``data``: None for the shipped set, a directory, or the
-    name of an installed set."""
+    name of an installed set.  ``local``: the game name is the local user's
+    own (see :func:`pbem.games.get`), not one a message named."""
     from pbem import games
 
     if data is None:
-        return games.get(game)
+        return games.get(game, local=local)
     path = Path(data)
     if not path.is_dir():
         named = root(game, home) / str(data)
@@ -78,7 +80,7 @@ def build(game: str, data: str | os.PathLike[str] | None = None, home: str | os.
             known = ", ".join(p.name for p in installed(game, home)) or "none installed"
             raise UsageError(f"--data {data}: neither a directory nor an installed {game} data set ({known})")
         path = named
-    built = games.get(game, str(path))
+    built = games.get(game, str(path), local=local)
     built.data_source = path
     return built
 

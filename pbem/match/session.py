@@ -244,9 +244,11 @@ def new_game(
 ) -> Path:
     """Propose a game: write message 0, pinning the ruleset hash of the
     shipped data or of ``data`` (a directory or an installed set's name)."""
+    from pbem import games
     from pbem.games import datasets
 
-    game = datasets.build(game_name, data)
+    game = datasets.build(game_name, data, local=True)  # the proposer's own choice of game
+    game_name = games.registered_name(game_name)  # pinned by name, so the opponent's pbem loads it by name
     if side not in game.sides:
         raise UsageError(f"--as {side!r}: {game_name} has sides {', '.join(game.sides)}")
     if opponent.fingerprint == identity.public.fingerprint:
