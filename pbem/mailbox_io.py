@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
-from pbem.errors import InputError, PbemError, UsageError
+from pbem.errors import InputError, IntegrityError, PbemError, UsageError
 from pbem.protocol.message import BEGIN, END, SUMMARY_HEAD, SignedMessage
 
 if TYPE_CHECKING:  # the email, mailbox and html modules cost ~20 ms: imported when a mail is read
@@ -460,7 +460,13 @@ def _first_message(scan: Scan, identity: Any, game: str | None) -> Found:
             continue
         keys = ((msg.body.get("setup") or {}).get("keys") or {}).values()
         if any(isinstance(k, str) and mine in k.split() for k in keys):
-            firsts.setdefault(msg.game, item)
+            kept = firsts.setdefault(msg.game, item)
+            if kept.message.body_bytes != msg.body_bytes:
+                raise IntegrityError(
+                    f"two different messages 0000 of game {msg.game[:12]}... ({kept.origin}; {item.origin}): "
+                    f"one is not the proposal you joined (a re-sent or forged one); restore from sources "
+                    f"that hold only the right one"
+                )
     if not firsts:
         which = f"game {game}..." if game else "a game with your key"
         raise InputError(f"no message 0000 of {which} in what was read; to restore a game its first message is needed")

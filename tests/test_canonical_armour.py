@@ -337,3 +337,14 @@ def test_armoured_body_is_the_base64_of_the_exact_bytes(signed, armoured):
     body64 = "".join(lines[lines.index(BEGIN) + 1 : lines.index(SIG_BEGIN)])
     assert base64.b64decode(body64) == signed.body_bytes == canonical.encode(BODY)
     assert all(len(line) <= 64 for line in lines[lines.index(BEGIN) + 1 : lines.index(SIG_BEGIN)])
+
+
+@pytest.mark.parametrize("escaped", [b'"\\\\ud800"', b'"a\\\\udfff"', b'"\\\\udc00\\\\ud800"'])
+def test_3_1_a_lone_surrogate_is_not_canonical(escaped):
+    """A hostile body with "\\ud800" in a value crashed the receiver later (UnicodeEncodeError)."""
+    from pbem.protocol import canonical
+
+    body = b'{"note":' + escaped.replace(b"\\\\", b"\\") + b"}"
+    with pytest.raises(IntegrityError, match="lone surrogate"):
+        canonical.decode(body)
+    assert canonical.decode('{"note":"\\ud83d\\ude00"}'.encode()) == {"note": "\U0001f600"}  # a pair is text

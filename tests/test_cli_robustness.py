@@ -222,3 +222,39 @@ def test_a_message_cannot_make_pbem_import_the_code_it_names(players, tmp_path, 
         r = b.run(*command)
         assert r.exit_code == 2 and "pbem never imports code a message names" in r.output, (command, r.output)
     assert not marker.exists() and not (tmp_path / "joined").exists()
+
+
+def test_a_huge_armoured_body_is_refused_before_it_is_decoded(started, tmp_path):
+    """Security review: an 87 MB unsigned body cost 14 s and 650 MB before the signature check."""
+    import time
+
+    a, _ = started
+    block = "-----BEGIN PBEM MESSAGE-----\n" + ("QUFB" * 16 + "\n") * 40000 + "-----END PBEM MESSAGE-----\n"
+    huge = tmp_path / "huge.pbem"
+    huge.write_text(block)
+    start = time.perf_counter()
+    r = a.run("receive", a.game, huge)
+    assert r.exit_code == 1 and "the body is over 1048576 bytes" in r.output
+    assert time.perf_counter() - start < 5
+
+
+@pytest.mark.parametrize("sides, needle", [
+    ({"first.x": None, "second": None}, "side name 'first.x' is not"),
+    ({"first/..": None, "second": None}, "side name 'first/..' is not"),
+    ({"red": None, "blue": None}, "the dice game's are first, second"),
+])
+def test_side_names_must_be_the_games_own_and_fit_a_file_name(players, tmp_path, sides, needle):
+    """Security review: odd side names made a joined game unreadable, or wrote a file before failing."""
+    a, b = players
+    r = a.run("new", a.game, "--game", "dice", "--as", "first", "--opponent", b.pub())
+    honest = SignedMessage.from_text(last_line(r.output).read_text())
+    body = dict(honest.body)
+    keys = list(body["setup"]["keys"].values())
+    names = list(sides)
+    body["setup"] = {**body["setup"], "keys": {names[0]: keys[0], names[1]: keys[1]}}
+    body["side"] = names[0]
+    forged = tmp_path / "proposal.pbem"
+    forged.write_text(sign_body(Keystore(a.home).load(lambda: None), body).armored("odd sides"))
+    r = b.run("join", forged, "--dir", tmp_path / "joined")
+    assert r.exit_code == 1 and needle in r.output, r.output
+    assert not (tmp_path / "joined").exists()

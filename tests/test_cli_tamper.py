@@ -289,3 +289,66 @@ def test_wrong_passphrase(tmp_path):
     assert not p.game.exists()
     r = p.run("new", p.game, "--game", "dice", "--as", "first", "--opponent", other)
     assert r.exit_code == 0, r.output
+
+
+# --------------------------------------------------------------------------- game id reuse (security review)
+
+
+def test_7_1_a_proposal_joined_again_gives_the_joiner_a_new_secret(players, tmp_path):
+    """A proposer who reuses a game id (or a proposal) must not meet a
+    per-game secret the joiner already used: message 1 carries 16 fresh
+    random bytes the joiner's secret is derived from (protocol 7.1)."""
+    import shutil as _shutil
+
+    a, b = players
+    r = a.run("new", a.game, "--game", "dice", "--as", "first", "--opponent", b.pub())
+    proposal = last_line(r.output)
+    r = b.run("join", proposal, "--dir", b.game)
+    assert r.exit_code == 0, r.output
+    first = SignedMessage.from_text(last_line(r.output).read_text()).body
+    assert len(first["fresh"]) == 32
+    # the same key elsewhere (a copy of the keystore, without its record of joined games)
+    elsewhere = type(b)("bob", tmp_path / "bob-elsewhere", tmp_path / "bob-game-2")
+    _shutil.copytree(b.home, elsewhere.home)
+    _shutil.rmtree(elsewhere.home / "joined")
+    r = elsewhere.run("join", proposal, "--dir", elsewhere.game)
+    assert r.exit_code == 0, r.output
+    second = SignedMessage.from_text(last_line(r.output).read_text()).body
+    assert second["fresh"] != first["fresh"] and second["chain"] != first["chain"]  # another secret, another chain
+
+
+def test_7_1_a_game_is_joined_once_on_a_machine(players, tmp_path):
+    a, b = players
+    r = a.run("new", a.game, "--game", "dice", "--as", "first", "--opponent", b.pub())
+    proposal = last_line(r.output)
+    assert b.run("join", proposal, "--dir", b.game).exit_code == 0
+    r = b.run("join", proposal, "--dir", tmp_path / "again")
+    assert r.exit_code == 2 and "you joined game" in r.output and "two versions of your move" in r.output
+    assert not (tmp_path / "again").exists()
+
+
+def test_7_1_fresh_belongs_in_message_1_only(pending, tmp_path):
+    a, b, msg = pending
+    forged = forge(identity(b), msg, tmp_path / "fresh.pbem", fresh="00" * 16)
+    refused(a, forged, 1, "'fresh' belongs in message 0001 only")
+
+
+def test_7_1_a_game_joined_before_fresh_existed_still_loads(players, tmp_path):
+    """Message 1 without 'fresh': the joiner's secret keeps the first derivation."""
+    from pbem.match import session
+
+    a, b = players
+    r = a.run("new", a.game, "--game", "dice", "--as", "first", "--opponent", b.pub())
+    (_, first), = session.read_messages([last_line(r.output)])
+    transcript = session.build_transcript([first])
+    bob = identity(b)
+    player = session.Player.of(bob, transcript)  # no fresh bytes: the old derivation
+    game = session._game_for(transcript)
+    match = session.Match(session.GameDirectory(b.game), transcript, game, player, session.replay(game, transcript))
+    draft, _ = session.compose(match, {})
+    assert "fresh" not in draft.body
+    b.game.mkdir()
+    (b.game / "0000-first.pbem").write_text(first.armored(""))
+    (b.game / "0001-second.pbem").write_text(draft.armored(""))
+    loaded = session.load(b.game, bob)
+    assert loaded.player.secret == session.game_secret(bob, transcript.game, "second")

@@ -252,3 +252,25 @@ def test_restoring_needs_message_0_of_a_game_with_your_key(started, tmp_path):
     r = outsider.run("import", tmp_path / "r2", *sorted(b.game.glob("*.pbem")))
     assert r.exit_code == 2 and "no message 0000 of a game with your key" in r.output
     assert not (tmp_path / "r2").exists()
+
+
+def test_restoring_refuses_two_different_proposals_with_one_game_id(started, tmp_path):
+    """Security review: a forged message 0 reusing the game id, first in the mailbox, hijacked the restore."""
+    from pbem.protocol.keystore import Keystore
+    from pbem.protocol.message import sign_body
+
+    a, b = started
+    eve = Player("eve", tmp_path / "eve-home", tmp_path / "eve")
+    assert eve.run("key", "new", "--name", "eve", "--no-passphrase").exit_code == 0
+    real = SignedMessage.from_text(sorted(b.game.glob("0000-*"))[0].read_text())
+    body = dict(real.body)
+    eve_key = (eve.home / "identity.pub").read_text().strip()
+    body["setup"] = {**body["setup"], "keys": {"first": eve_key, "second": body["setup"]["keys"]["second"]}}
+    body["author"] = Keystore(eve.home).load(lambda: None).public.fingerprint
+    forged = tmp_path / "forged-0000.pbem"
+    forged.write_text(sign_body(Keystore(eve.home).load(lambda: None), body).armored("a proposal"))
+    held = sorted(b.game.glob("*.pbem"))
+    box = _mbox_of(tmp_path / "box.mbox", [forged, *held], "turn")
+    r = b.run("import", tmp_path / "restored", box)
+    assert r.exit_code == 1 and "two different messages 0000" in r.output
+    assert not (tmp_path / "restored").exists()

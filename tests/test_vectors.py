@@ -151,7 +151,7 @@ def ind_seal(secret: bytes, game: str, owner: str, seq: int, values: dict) -> tu
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
     plain = ind_canonical(values)
-    plain += b" " * ((256 - len(plain) % 256) % 256)
+    plain += b" " * ((4096 - len(plain) % 4096) % 4096)
     nonce = b"\x00" * 4 + seq.to_bytes(8, "big")
     aad = game.encode("utf-8") + b"\x00" + seq.to_bytes(8, "big") + owner.encode("utf-8")
     return ChaCha20Poly1305(ind_seal_key(secret)).encrypt(nonce, plain, aad), plain, nonce, aad

@@ -292,7 +292,7 @@ def join(proposal: str, directory: str, orders_path: str | None, data: str | Non
     identity = load_identity()
     orders = read_orders(orders_path) if orders_path else None
     try:
-        path, transcript = session.join_game(proposal, directory, identity, orders)
+        path, transcript = session.join_game(proposal, directory, identity, orders, joined=keystore().path / "joined")
     except IllegalOrderError as err:
         if orders is not None:
             raise

@@ -40,11 +40,19 @@ def ruleset_hash(game: Any) -> str:
     return files_hash(game.ruleset_files())
 
 
-def game_secret(identity: Any, game_id: str, side: str) -> bytes:
-    """The per-game secret: derived from the player's key, so it is never lost."""
+def game_secret(identity: Any, game_id: str, side: str, joined: bytes | None = None) -> bytes:
+    """The per-game secret: derived from the player's key, so it is never lost
+    (protocol 7.1).  The proposer's is fixed by the game id its own pbem drew
+    at random; the joiner's also by ``joined`` = SHA256 of message 0's body
+    and the 16 random bytes message 1 publishes as ``fresh``, so a proposer
+    who reuses an old game id (or sends one proposal twice) never meets a
+    secret the joiner used before.  Games joined before ``fresh`` existed
+    keep the first derivation (``joined`` None)."""
     from pbem.protocol.keys import derive_secret
 
-    return derive_secret(identity, b"pbem-game-secret-v1\x00" + game_id.encode() + b"\x00" + side.encode())
+    if joined is None:
+        return derive_secret(identity, b"pbem-game-secret-v1\x00" + game_id.encode() + b"\x00" + side.encode())
+    return derive_secret(identity, b"pbem-game-secret-v2\x00" + game_id.encode() + b"\x00" + side.encode() + b"\x00" + joined)
 
 
 def _game_for(transcript: Transcript, data: Iterable[str | Path] = ()) -> Any:
@@ -58,6 +66,11 @@ def _game_for(transcript: Transcript, data: Iterable[str | Path] = ()) -> Any:
     if setup["module_version"] != game.version:
         raise IntegrityError(
             f"message 0000 pins {setup['module']} version {setup['module_version']}, this pbem has {game.version}"
+        )
+    if sorted(transcript.sides) != sorted(game.sides):
+        raise IntegrityError(
+            f"message 0000 names the sides {', '.join(sorted(transcript.sides))}; "
+            f"the {setup['module']} game's are {', '.join(sorted(game.sides))}"
         )
     if setup["ruleset"] != ruleset_hash(game):
         game = datasets.for_ruleset(setup["module"], setup["ruleset"], data, proposed_with=setup.get("pbem_version"))
@@ -98,6 +111,8 @@ def _check_same_author(a: SignedMessage, b: SignedMessage, transcript: Transcrip
 
     if a.game != b.game or a.side != b.side or a.author != b.author:
         return
+    if a.body.get("prev") != b.body.get("prev"):
+        return  # they answer different messages: the fork is earlier, not this author's doing
     if transcript is None or a.side not in transcript.keys:
         return  # without message 0 nobody can say whose key signed
     key = transcript.keys[a.side]
@@ -128,19 +143,30 @@ class Player:
     secret: bytes
     chain: HashChain
     store: dict[str, str] = field(default_factory=dict)
+    fresh: bytes | None = None  # the joiner's random bytes, published in message 1
 
     @classmethod
-    def of(cls, identity: Any, transcript: Transcript) -> "Player":
+    def of(cls, identity: Any, transcript: Transcript, fresh: bytes | None = None) -> "Player":
+        """The player ``identity`` is in ``transcript``; ``fresh``: a joiner's
+        new random bytes while message 1 is being written (later they are
+        read from message 1)."""
         side = transcript.side_for_key(identity.public.fingerprint)
         if side is None:
             raise UsageError(
                 f"your key {identity.public.fingerprint} is not a player of game {transcript.game[:12]}..."
             )
-        secret = game_secret(identity, transcript.game, side)
+        joined = None
+        if side != transcript.messages[0].side:
+            if len(transcript.messages) > 1:
+                published = transcript.messages[1].body.get("fresh")
+                fresh = bytes.fromhex(published) if published else None
+            if fresh is not None:
+                joined = transcript.messages[0].digest + fresh
+        secret = game_secret(identity, transcript.game, side, joined)
         chain = HashChain(chain_seed(secret))
         if chain.anchor != transcript.anchors.get(side, chain.anchor):
             raise UsageError(f"this key does not regenerate {side}'s chain anchor; was the game started with another key?")
-        player = cls(identity, side, secret, chain)
+        player = cls(identity, side, secret, chain, fresh=fresh)
         for m, msg in enumerate(transcript.messages):
             if msg.side == side and msg.body["sealed"]:
                 blob = base64.b64decode(msg.body["sealed"])
@@ -277,13 +303,27 @@ def new_game(
 
 
 def join_game(
-    proposal: str | Path, directory: str | Path, identity: Any, orders: Mapping[str, Any] | None = None
+    proposal: str | Path,
+    directory: str | Path,
+    identity: Any,
+    orders: Mapping[str, Any] | None = None,
+    joined: str | Path | None = None,
 ) -> tuple[Path, Transcript]:
     """Accept a proposal: verify message 0, write it and message 1 (which may
     carry the joiner's first orders, e.g. a setup).  The data message 0 pins
-    must be shipped or installed (``pbem data add``)."""
+    must be shipped or installed (``pbem data add``).  ``joined``: a folder
+    that records the games joined here (the keystore's): a game is joined
+    once, since a second message 1 would be a fork the proposer could choose
+    from."""
     found = read_messages([Path(proposal)])
     transcript = build_transcript([found[0][1]])
+    record = Path(joined) / transcript.game if joined is not None else None
+    if record is not None and record.exists():
+        first = record.read_text("utf-8", "replace").strip()
+        raise UsageError(
+            f"you joined game {transcript.game[:12]}... already ({first}); send the message 0001 you wrote then "
+            f"again -- a second one would give your opponent two versions of your move to choose from"
+        )
     game = _game_for(transcript)
     my_side = transcript.side_for_key(identity.public.fingerprint)
     if my_side is None or my_side == transcript.messages[0].side:
@@ -291,7 +331,7 @@ def join_game(
     gamedir = GameDirectory(directory)
     if gamedir.path.exists() and any(gamedir.path.iterdir()):
         raise UsageError(f"{gamedir.path} is not empty; choose a new directory to join a game")
-    player = Player.of(identity, transcript)
+    player = Player.of(identity, transcript, fresh=_random.token_bytes(16))
     match = Match(gamedir, transcript, game, player, replay(game, transcript))
     draft, result = compose(match, orders or {})
     events = [e.sentence() for s, e in result.events if s == 1]
@@ -299,6 +339,10 @@ def join_game(
     with gamedir.lock():
         gamedir.write_message(0, transcript.messages[0].side, found[0][1].armored(_summary_of(Path(proposal).read_text("utf-8", "replace"))))
         path = gamedir.write_message(1, my_side, draft.armored(summary))
+    if record is not None:
+        from pbem.atomicfile import replace as write_whole
+
+        write_whole(record, f"message 0001 written to {path.resolve()}\n".encode(), mode=0o600, parents=True)
     return path, result.transcript
 
 
@@ -421,6 +465,8 @@ def compose(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Rep
     if closing and (parsed.public or parsed.seals):
         raise UsageError("the game is over: your closing message may carry reveals only, no orders")
     body = _body(transcript, transcript.game, seq, player.side, player.identity, player.next_value(seq))
+    if seq == 1 and player.fresh is not None:
+        body["fresh"] = player.fresh.hex()
     body["orders"] = [dict(o) for o in parsed.public]
     store = dict(player.store)
     for slot, text in parsed.seals.items():

@@ -21,7 +21,14 @@ MAX_INT = 2**53 - 1  # safe in every JSON implementation
 
 
 def _check(value: Any, where: str) -> None:
-    if value is None or isinstance(value, (bool, str)):
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as err:  # "\ud800": JSON can escape it, but it is no Unicode text (protocol 3.1)
+            raise InputError(f"canonical JSON: a lone surrogate U+{ord(value[err.start]):04X} in the string at {where}; "
+                             f"strings must be Unicode scalar values") from None
         return
     if isinstance(value, int):
         if not -MAX_INT <= value <= MAX_INT:

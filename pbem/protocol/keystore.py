@@ -143,7 +143,11 @@ class Keystore:
             raise UsageError(f"a key already exists at {self.identity_path}; remove it first")
 
     def _store(self, identity: Identity, passphrase: bytes | None) -> None:
+        import shutil
+
         self.path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        # views kept for a previous key (plain text if it had no passphrase) must not outlive it
+        shutil.rmtree(self.path / "views", ignore_errors=True)
         self.games_dir.mkdir(mode=0o700, exist_ok=True)
         atomic_write(self.identity_path, identity.to_openssh_private(passphrase))
         atomic_write(self.public_path, (identity.public.openssh() + "\n").encode("utf-8"))

@@ -58,6 +58,10 @@ def _b64(lines: list[str], what: str) -> bytes:
         raise IntegrityError(f"armour: {what} is not valid base64 ({err})") from err
 
 
+MAX_BODY_BYTES = 1 << 20  # docs/protocol.md 3.2: a hostile message cannot make the receiver crawl
+MAX_BODY_B64 = 4 * ((MAX_BODY_BYTES + 2) // 3) + 64  # its base64 (line breaks are not counted)
+MAX_SIGNATURE_B64 = 4096  # an Ed25519 SSHSIG is about 300 characters
+
 @dataclass(frozen=True)
 class SignedMessage:
     """One turn file: the exact body bytes and the SSHSIG blob over them."""
@@ -89,9 +93,18 @@ class SignedMessage:
             body_lines: list[str] = []
             sig_lines: list[str] = []
             state = "body"
+            body_chars = sig_chars = 0
             j = i + 1
             while j < len(lines):
                 line = lines[j]
+                if state == "body":  # refuse a huge block before decoding it (protocol 3.2: bodies <= 1 MiB)
+                    body_chars += len(line)
+                    if body_chars > MAX_BODY_B64:
+                        raise IntegrityError(f"{source}: armour: the body is over {MAX_BODY_BYTES} bytes")
+                elif state == "sig":
+                    sig_chars += len(line)
+                    if sig_chars > MAX_SIGNATURE_B64:
+                        raise IntegrityError(f"{source}: armour: the signature block is over {MAX_SIGNATURE_B64} characters")
                 if line == END:
                     break
                 if state == "body" and line == SIG_BEGIN:

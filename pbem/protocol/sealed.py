@@ -32,7 +32,7 @@ from pbem.errors import HiddenInfoError, IntegrityError
 
 COMMIT_LABEL = b"pbem-commit-v1"
 PAD_BLOCK = 32
-STORE_BLOCK = 256
+STORE_BLOCK = 4096  # protocol 7.4: a store's length tells nothing of a note's length below 4 KiB
 
 
 def salt_for(game_secret: bytes, slot: str) -> bytes:

@@ -27,13 +27,14 @@ from pbem.errors import AuthenticityError, HiddenInfoError, IdentityError, Integ
 from pbem.protocol import sealed
 from pbem.protocol.chain import HashChain, chain_seed, check_link
 from pbem.protocol.keys import PublicKey
-from pbem.protocol.message import FORMAT_VERSION, NAMESPACE, SignedMessage
+from pbem.protocol.message import FORMAT_VERSION, MAX_BODY_BYTES, NAMESPACE, SignedMessage
 
 SETUP_FIELDS = {"module": str, "module_version": str, "ruleset": str, "options": dict, "keys": dict}
-MAX_BODY_BYTES = 1 << 20  # docs/protocol.md 3.2: a hostile message cannot make the receiver crawl
 MAX_ORDERS = 500
+SIDE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}")  # docs/protocol.md 3.3: it names the files (NNNN-SIDE.pbem)
 BODY_FIELDS = {"pbem", "game", "seq", "side", "author", "prev", "chain", "orders", "commitments", "reveals", "sealed"}
-OPTIONAL_FIELDS = {"secret", "setup"}
+OPTIONAL_FIELDS = {"secret", "setup", "fresh"}
+FRESH = re.compile(r"^[0-9a-f]{32}$")
 GAME_ID = re.compile(r"^[0-9a-f]{32}$")
 HEX32 = re.compile(r"^[0-9a-f]{64}$")
 NAMES_A_MESSAGE = re.compile(r"\bmessage \d{4}\b")
@@ -142,6 +143,8 @@ class Transcript:
         if missing or unknown:
             what = ", ".join([f"missing field {f!r}" for f in missing] + [f"unknown field {f!r}" for f in unknown])
             raise IntegrityError(f"{_name(m)}: body {what}")
+        if "fresh" in body and (m != 1 or not isinstance(body["fresh"], str) or not FRESH.match(body["fresh"])):
+            raise IntegrityError(f"{_name(m)}: 'fresh' belongs in message 0001 only, as 32 lowercase hex digits")
         if len(msg.field("orders", list, required=False) or ()) > MAX_ORDERS:
             raise IntegrityError(f"{_name(m)}: {len(body['orders'])} orders; at most {MAX_ORDERS} in one message")
         if m == 0 and (msg.field("orders", list) or msg.field("reveals", list)):
@@ -224,6 +227,9 @@ class Transcript:
             raise IntegrityError("message 0000: setup must name exactly two sides' keys")
         keys = {}
         for side, line in setup["keys"].items():
+            if not SIDE_NAME.fullmatch(side):
+                raise IntegrityError(f"message 0000: side name {side[:40]!r} is not 1-32 letters, digits, '_' or '-' "
+                                     f"starting with a letter (it names the message files)")
             if not isinstance(line, str):
                 raise IntegrityError(f"message 0000: key of side {side!r} is not a string")
             try:
