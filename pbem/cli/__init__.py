@@ -212,6 +212,45 @@ def read_public_key(value: str):
     raise InputError(f"--opponent {value!r}: no such file, and not an 'ssh-ed25519 AAAA...' line")
 
 
+def interactive() -> bool:
+    """Someone at a terminal can answer a question."""
+    return sys.stdin.isatty()
+
+
+def trust_on_first_use(key: Any, transcript: Any, accepted: str | None) -> None:
+    """DESIGN 4.1: the proposer's key, met for the first time, is shown with
+    its fingerprint and confirmed (at a terminal: asked; otherwise noted);
+    a new key under the name of a known one is refused unless accepted by
+    fingerprint, since a key swapped in the mail looks exactly like that."""
+    from pbem.errors import UsageError
+
+    store = keystore()
+    setup = transcript.setup
+    rules = (setup.get("options") or {}).get("rules") or []
+    terms = f"optional rules {' '.join(rules)}" if rules else "no optional rules"
+    click.echo(f"proposal: {setup['module']} game {transcript.game[:12]}...; {terms}; "
+               f"data {setup['ruleset'][:16]}...", err=True)
+    if accepted is not None and accepted != key.fingerprint:
+        raise UsageError(f"--accept-key {accepted}: the proposer's key is {key.fingerprint}; nothing written")
+    standing = store.check_new_key(key)
+    who = f"{key.fingerprint} ({key.comment or 'no name'})"
+    if standing == "known":
+        return
+    if standing == "changed" and accepted is None:
+        raise UsageError(
+            f"the proposer calls itself {key.comment!r}, but its key {key.fingerprint} is not the {key.comment!r} key "
+            f"you know: a key swapped in transit looks like this. Check the fingerprint with them; if it is right, "
+            f"join with --accept-key {key.fingerprint}"
+        )
+    if accepted is None and interactive():
+        if not click.confirm(f"First game with the key {who}. Is this your opponent's key? Check the fingerprint "
+                             f"with them", default=False, err=True):
+            raise UsageError("not joined: the key was not confirmed; nothing written")
+    elif accepted is None:
+        click.echo(f"first game with the key {who}: trusted on first use; check the fingerprint with them", err=True)
+    store.remember(key)
+
+
 def parse_options(rules: tuple[str, ...]) -> dict[str, Any]:
     return {"rules": sorted(set(rules))} if rules else {}
 
@@ -255,6 +294,7 @@ def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[s
     identity = load_identity()
     data = use_data(game_name, data)
     path = session.new_game(directory, game_name, side, opponent_key, identity, parse_options(rules), data)
+    keystore().remember(opponent_key)  # you chose this key: it is known from now on (DESIGN 4.1)
     click.echo(f"proposed a {game_name} game to {opponent_key.fingerprint}; you play {side}")
     click.echo(path)
 
@@ -266,8 +306,10 @@ def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[s
               help="Orders to carry in message 1 (e.g. your setup).")
 @click.option("--data", type=click.Path(exists=True, file_okay=False),
               help="The data files your opponent chose, if not shipped or installed (installed first).")
+@click.option("--accept-key", "accept_key", metavar="FINGERPRINT",
+              help="Accept the proposer's key without asking: its SHA256:... fingerprint, as they told you.")
 @handles_errors
-def join(proposal: str, directory: str, orders_path: str | None, data: str | None) -> None:
+def join(proposal: str, directory: str, orders_path: str | None, data: str | None, accept_key: str | None) -> None:
     """Accept a proposal (message 0) and write message 1.
 
     The last line printed is the file to send back.
@@ -292,7 +334,8 @@ def join(proposal: str, directory: str, orders_path: str | None, data: str | Non
     identity = load_identity()
     orders = read_orders(orders_path) if orders_path else None
     try:
-        path, transcript = session.join_game(proposal, directory, identity, orders, joined=keystore().path / "joined")
+        path, transcript = session.join_game(proposal, directory, identity, orders, joined=keystore().path / "joined",
+                                             trust=lambda key, t: trust_on_first_use(key, t, accept_key))
     except IllegalOrderError as err:
         if orders is not None:
             raise

@@ -308,13 +308,15 @@ def join_game(
     identity: Any,
     orders: Mapping[str, Any] | None = None,
     joined: str | Path | None = None,
+    trust: Callable[[Any, Transcript], None] | None = None,
 ) -> tuple[Path, Transcript]:
     """Accept a proposal: verify message 0, write it and message 1 (which may
     carry the joiner's first orders, e.g. a setup).  The data message 0 pins
     must be shipped or installed (``pbem data add``).  ``joined``: a folder
     that records the games joined here (the keystore's): a game is joined
     once, since a second message 1 would be a fork the proposer could choose
-    from."""
+    from.  ``trust(key, transcript)`` sees the proposer's key before anything
+    is written and raises to refuse it (trust on first use, DESIGN 4.1)."""
     found = read_messages([Path(proposal)])
     transcript = build_transcript([found[0][1]])
     record = Path(joined) / transcript.game if joined is not None else None
@@ -332,6 +334,8 @@ def join_game(
     if gamedir.path.exists() and any(gamedir.path.iterdir()):
         raise UsageError(f"{gamedir.path} is not empty; choose a new directory to join a game")
     player = Player.of(identity, transcript, fresh=_random.token_bytes(16))
+    if trust is not None:
+        trust(transcript.keys[transcript.messages[0].side], transcript)
     match = Match(gamedir, transcript, game, player, replay(game, transcript))
     draft, result = compose(match, orders or {})
     events = [e.sentence() for s, e in result.events if s == 1]

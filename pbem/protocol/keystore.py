@@ -133,6 +133,49 @@ class Keystore:
             )
         return identity
 
+    # --- opponents' keys: trust on first use (DESIGN 4.1) -----------------------------
+
+    @property
+    def known_path(self) -> Path:
+        return self.path / "known_keys"
+
+    def known(self) -> list[PublicKey]:
+        """The opponents' keys met before (``known_keys``: one OpenSSH public key line each)."""
+        from pbem.protocol.keys import PublicKey
+
+        try:
+            lines = self.known_path.read_text("utf-8", "replace").splitlines()
+        except FileNotFoundError:
+            return []
+        found = []
+        for line in lines:
+            if line.strip() and not line.startswith("#"):
+                try:
+                    found.append(PublicKey.from_openssh(line))
+                except IdentityError:
+                    continue  # a damaged line: that key counts as unknown
+        return found
+
+    def remember(self, key: PublicKey) -> bool:
+        """Add ``key`` to the known keys; False if it was known already."""
+        known = self.known()
+        if any(k == key for k in known):
+            return False
+        lines = [k.openssh() for k in known] + [key.openssh()]
+        atomic_write(self.known_path, ("\n".join(lines) + "\n").encode("utf-8"))
+        return True
+
+    def check_new_key(self, key: PublicKey) -> str:
+        """How ``key`` stands against the known keys: ``"known"``, ``"new"``,
+        or ``"changed"`` (an unknown key whose name a known key already has:
+        the mark of a key swapped in transit)."""
+        known = self.known()
+        if any(k == key for k in known):
+            return "known"
+        if key.comment and any(k.comment == key.comment for k in known):
+            return "changed"
+        return "new"
+
     # --- internals ----------------------------------------------------------------------
 
     def _absent(self) -> IdentityError:
