@@ -258,3 +258,17 @@ def test_side_names_must_be_the_games_own_and_fit_a_file_name(players, tmp_path,
     r = b.run("join", forged, "--dir", tmp_path / "joined")
     assert r.exit_code == 1 and needle in r.output, r.output
     assert not (tmp_path / "joined").exists()
+
+
+def test_a_bug_exits_3_with_its_traceback_never_1(started, monkeypatch):
+    """1 means "verification failed": an unexpected exception must not look like a verdict."""
+    import pbem.match.session
+
+    a, _ = started
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(pbem.match.session, "verify", broken)
+    r = a.run("verify", a.game)
+    assert r.exit_code == 3 and "ZeroDivisionError: a bug" in r.output and "internal error" in r.output

@@ -12,9 +12,9 @@ import pytest
 
 from conftest import last_line
 from pbem.errors import DataError, UsageError
-from pbem.games import datasets
+from pbem.match import datasets
 
-SHIPPED = Path(datasets.__file__).parent / "calumpit" / "data"
+SHIPPED = Path(datasets.__file__).parent.parent / "games" / "calumpit" / "data"
 
 
 @pytest.fixture

@@ -89,6 +89,9 @@ def load_identity():
     return keystore().load(passphrase_provider())
 
 
+INTERNAL_ERROR = 3  # exit status of a bug (0 ok, 1 verification failed / rule broken, 2 usage or input)
+
+
 class PbemGroup(click.Group):
     """A group whose plugin commands (Calumpit, ASL, everyday use) are imported
     only when needed: ``pbem show`` does not pay for them; ``pbem --help``, a
@@ -111,6 +114,21 @@ class PbemGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         return self._own.get(cmd_name) or self.commands.get(cmd_name)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """A bug must not look like a verdict: an unexpected exception prints
+        its traceback and exits with status 3 (1 means "verification failed")."""
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception:  # noqa: BLE001 - the one place that reports bugs
+            import traceback
+
+            traceback.print_exc()
+            click.echo("pbem: internal error -- this is a bug in pbem, not in your files; nothing was verified. "
+                       "Please report it with the traceback above.", err=True)
+            ctx.exit(INTERNAL_ERROR)
 
 
 @click.group(cls=PbemGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -263,7 +281,7 @@ def use_data(game_name: str, data: str | None) -> str | None:
     every later command finds the data message 0 pins."""
     if data is None or not Path(data).is_dir():
         return data
-    from pbem.games import datasets
+    from pbem.match import datasets
 
     found, new = datasets.install(game_name, data)
     click.echo(f"{'installed' if new else 'using installed'} {game_name} data set {found.name}: {found.ruleset}", err=True)
@@ -318,19 +336,9 @@ def join(proposal: str, directory: str, orders_path: str | None, data: str | Non
     from pbem.match import session
 
     if data is not None:
-        from pbem.games import datasets
-        from pbem.match.session import read_messages
-
-        (_, first), *_ = read_messages([Path(proposal)])
-        setup = first.body.get("setup") or {}
-        module, pinned = str(setup.get("module", "")), str(setup.get("ruleset", ""))
-        given = datasets.ruleset_of(datasets.build(module, data))
-        if given != pinned:
-            from pbem.errors import DataError
-
-            raise DataError(f"--data {data}: its files hash to {given[:16]}..., message 0000 pins {pinned[:16]}...; "
-                            f"not the data your opponent chose (nothing installed)")
-        use_data(module, data)
+        found, new = session.install_proposal_data(proposal, data)
+        click.echo(f"{'installed' if new else 'using installed'} {found.game} data set {found.name}: {found.ruleset}",
+                   err=True)
     identity = load_identity()
     orders = read_orders(orders_path) if orders_path else None
     try:
@@ -734,7 +742,7 @@ def data() -> None:
 def data_list(games: tuple[str, ...], as_json: bool) -> None:
     """Each data set (shipped and installed) of GAMES (default: every game with data), with its hash."""
     from pbem import games as registry
-    from pbem.games import datasets
+    from pbem.match import datasets
 
     names = games or tuple(n for n in sorted(registry.available()) if hasattr(registry.get(n), "ruleset_files"))
     sets = [s for name in names for s in datasets.describe_all(name)]
@@ -753,7 +761,7 @@ def data_list(games: tuple[str, ...], as_json: bool) -> None:
 def data_add(game_name: str, directory: str, name: str | None) -> None:
     """Check DIRECTORY's data files by loading GAME with them (files it lacks
     come from the shipped set) and install them in your keystore."""
-    from pbem.games import datasets
+    from pbem.match import datasets
 
     found, new = datasets.install(game_name, directory, name)
     click.echo(f"{'installed' if new else 'already installed'}: {game_name} {found.describe()}")

@@ -135,7 +135,9 @@ def replay(game: Any, transcript: Transcript, *, next_value: bytes | None = None
         try:
             state, events = apply_message(game, state, actions_for(transcript, seq), seq, side)
         except IllegalOrderError as err:
-            raise IllegalOrderError(f"message {seq:04d} by {side}: {err}") from err
+            wrapped = IllegalOrderError(f"message {seq:04d} by {side}: {err}", field=err.field)
+            wrapped.rule = err.rule  # the rule the order broke, for callers that read it
+            raise wrapped from err
         result.events += [(seq, e) for e in events]
         if "secret" in transcript.messages[seq].body and not (
             game.is_over(state) or getattr(game, "is_ending", lambda s: False)(state)

@@ -59,7 +59,7 @@ def _game_for(transcript: Transcript, data: Iterable[str | Path] = ()) -> Any:
     """The game message 0 names, built with the data its ruleset hash pins
     (shipped, one of ``data``, or installed in the keystore: DESIGN 6)."""
     from pbem import games
-    from pbem.games import datasets
+    from pbem.match import datasets
 
     setup = transcript.setup
     game = games.get(setup["module"])
@@ -271,7 +271,7 @@ def new_game(
     """Propose a game: write message 0, pinning the ruleset hash of the
     shipped data or of ``data`` (a directory or an installed set's name)."""
     from pbem import games
-    from pbem.games import datasets
+    from pbem.match import datasets
 
     game = datasets.build(game_name, data, local=True)  # the proposer's own choice of game
     game_name = games.registered_name(game_name)  # pinned by name, so the opponent's pbem loads it by name
@@ -348,6 +348,25 @@ def join_game(
 
         write_whole(record, f"message 0001 written to {path.resolve()}\n".encode(), mode=0o600, parents=True)
     return path, result.transcript
+
+
+def install_proposal_data(proposal: str | Path, data: str | Path) -> tuple[Any, bool]:
+    """Install ``data`` (a directory of data files) for joining ``proposal``,
+    if it is the data message 0 pins; else a DataError and nothing installed.
+    Returns the data set and whether it is new (DESIGN 6)."""
+    from pbem.errors import DataError
+    from pbem.match import datasets
+
+    (_, first), *_ = read_messages([Path(proposal)])
+    setup = first.body.get("setup") or {}
+    module, pinned = str(setup.get("module", "")), str(setup.get("ruleset", ""))
+    given = datasets.ruleset_of(datasets.build(module, data))
+    if given != pinned:
+        raise DataError(f"--data {data}: its files hash to {given[:16]}..., message 0000 pins {pinned[:16]}...; "
+                        f"not the data your opponent chose (nothing installed)")
+    if given == datasets.ruleset_of(datasets.build(module)):
+        return datasets.DataSet(module, datasets.SHIPPED, None, given), False  # the shipped data: nothing to install
+    return datasets.install(module, data)
 
 
 def start_from(directory: str | Path, first: SignedMessage, identity: Any, summary: str = "") -> Match:
@@ -482,7 +501,7 @@ def compose(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Rep
     if hasattr(game, "check_seals") and parsed.seals:
         problems = game.check_seals(match.replay.state, player.side, store)
         if problems:
-            raise IllegalOrderError("; ".join(problems))
+            raise IllegalOrderError("; ".join(problems))  # each problem cites its rule (4.1, 14.2, 8.5.2)
     # Reveals owed now, or demanded by these very orders (a concealed unit
     # moving into a ZOC...), go into this message: apply, add, re-apply.
     owed = [a.slot for a in game.awaiting(match.replay.state) if isinstance(a, RevealDue) and a.side == player.side]
