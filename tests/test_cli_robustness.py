@@ -272,3 +272,21 @@ def test_a_bug_exits_3_with_its_traceback_never_1(started, monkeypatch):
     monkeypatch.setattr(pbem.match.session, "verify", broken)
     r = a.run("verify", a.game)
     assert r.exit_code == 3 and "ZeroDivisionError: a bug" in r.output and "internal error" in r.output
+
+
+def test_new_join_and_play_print_json_for_scripts(players, tmp_path):
+    """DESIGN 5: --json where output is data."""
+    import json
+
+    a, b = players
+    r = a.run("new", a.game, "--game", "dice", "--as", "first", "--opponent", b.pub(), "--json")
+    proposal = json.loads(r.stdout)
+    assert proposal["seq"] == 0 and proposal["side"] == "first" and proposal["module"] == "dice"
+    r = b.run("join", proposal["file"], "--dir", b.game, "--json")
+    joined = json.loads(r.stdout)
+    assert joined["seq"] == 1 and joined["game"] == proposal["game"] and set(joined["keys"]) == {"first", "second"}
+    assert a.run("receive", a.game, joined["file"]).exit_code == 0
+    r = a.run("play", a.game, "--orders", _write(tmp_path / "o.toml", ROLL), "--json")
+    played = json.loads(r.stdout)
+    assert played["file"].endswith("0002-first.pbem") and played["next"] == {"seq": 3, "side": "second"}
+    assert [e["rule"] for e in played["events"]] == ["dice.roll"]

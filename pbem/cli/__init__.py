@@ -295,8 +295,10 @@ def use_data(game_name: str, data: str | None) -> str | None:
 @click.option("--opponent", required=True, help="Opponent's public key: a .pub file or the line itself.")
 @click.option("--rule", "rules", multiple=True, help="Optional rule to play with (repeatable), e.g. 14.2.")
 @click.option("--data", help=DATA_HELP + " Default: the data shipped with pbem.")
+@click.option("--json", "as_json", is_flag=True, help="Print the file written and the game as JSON.")
 @handles_errors
-def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[str, ...], data: str | None) -> None:
+def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[str, ...], data: str | None,
+        as_json: bool) -> None:
     """Propose a game: write message 0 into DIRECTORY.
 
     The last line printed is the file to send to your opponent.
@@ -313,8 +315,25 @@ def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[s
     data = use_data(game_name, data)
     path = session.new_game(directory, game_name, side, opponent_key, identity, parse_options(rules), data)
     keystore().remember(opponent_key)  # you chose this key: it is known from now on (DESIGN 4.1)
+    if as_json:
+        emit_json(game_json(path))
+        return
     click.echo(f"proposed a {game_name} game to {opponent_key.fingerprint}; you play {side}")
     click.echo(path)
+
+
+def game_json(path: Path) -> dict[str, Any]:
+    """What `new --json` and `join --json` print: the file to send and the game it belongs to."""
+    from pbem.match.session import read_messages
+
+    (_, msg), = read_messages([path])
+    (_, first), = read_messages(sorted(Path(path).parent.glob("0000-*.pbem"))[:1])
+    setup = first.body["setup"]
+    return {
+        "file": str(path), "game": msg.game, "seq": msg.seq, "side": msg.side, "module": setup["module"],
+        "options": setup.get("options", {}), "ruleset": setup["ruleset"],
+        "keys": {side: line for side, line in setup["keys"].items()},
+    }
 
 
 @main.command()
@@ -326,8 +345,10 @@ def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[s
               help="The data files your opponent chose, if not shipped or installed (installed first).")
 @click.option("--accept-key", "accept_key", metavar="FINGERPRINT",
               help="Accept the proposer's key without asking: its SHA256:... fingerprint, as they told you.")
+@click.option("--json", "as_json", is_flag=True, help="Print the file written and the game as JSON.")
 @handles_errors
-def join(proposal: str, directory: str, orders_path: str | None, data: str | None, accept_key: str | None) -> None:
+def join(proposal: str, directory: str, orders_path: str | None, data: str | None, accept_key: str | None,
+         as_json: bool) -> None:
     """Accept a proposal (message 0) and write message 1.
 
     The last line printed is the file to send back.
@@ -350,6 +371,9 @@ def join(proposal: str, directory: str, orders_path: str | None, data: str | Non
         raise IllegalOrderError(f"{err}. Message 1 carries your first orders (e.g. your setup): "
                                 f"pbem orders {proposal} --out first.toml, edit it, then "
                                 f"pbem join {proposal} --dir {directory} --orders first.toml") from err
+    if as_json:
+        emit_json(game_json(path))
+        return
     proposer = transcript.messages[0].side
     click.echo(
         f"joined {transcript.setup['module']} game {transcript.game[:12]}...: "
@@ -397,8 +421,9 @@ def session_seq(path: Path) -> int:
 @main.command()
 @click.argument("directory", type=click.Path(exists=True, file_okay=False))
 @click.option("--orders", "orders_path", type=click.Path(exists=True, dir_okay=False), help="TOML orders file.")
+@click.option("--json", "as_json", is_flag=True, help="Print the file written, its events and what comes next as JSON.")
 @handles_errors
-def play(directory: str, orders_path: str | None) -> None:
+def play(directory: str, orders_path: str | None, as_json: bool) -> None:
     """Apply your orders and write your next message.
 
     Without --orders you are asked at the terminal.  The last line printed is
@@ -424,6 +449,10 @@ def play(directory: str, orders_path: str | None) -> None:
         except click.Abort:  # end of input or Ctrl-C at a prompt
             raise UsageError("stopped: no message written") from None
     result = session.play(directory, identity, orders)
+    if as_json:
+        seq = session_seq(result.path)
+        emit_json({"file": str(result.path), **render.match_json(result.match, since=seq)})
+        return
     out = console()
     for event in result.events:
         out.print(event.sentence(), markup=False)
