@@ -138,10 +138,13 @@ def ind_fingerprint(key_line: str) -> tuple[str, bytes]:  # §4.1: (fingerprint,
     return "SHA256:" + digest, blob[19:]
 
 
-def ind_game_secret(key_seed: bytes, game: str, side: str) -> tuple[bytes, bytes]:  # §7.1
+def ind_game_secret(key_seed: bytes, game: str, side: str, joined: bytes = b"") -> tuple[bytes, bytes]:  # §7.1
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    context = b"pbem-game-secret-v1\x00" + game.encode("utf-8") + b"\x00" + side.encode("utf-8")
+    if joined:  # the joiner: SHA256(message 0's body) || fresh
+        context = b"pbem-game-secret-v2\x00" + game.encode("utf-8") + b"\x00" + side.encode("utf-8") + b"\x00" + joined
+    else:
+        context = b"pbem-game-secret-v1\x00" + game.encode("utf-8") + b"\x00" + side.encode("utf-8")
     signed = b"pbem-secret-v1\x00" + context
     sig = Ed25519PrivateKey.from_private_bytes(key_seed).sign(signed)
     return hashlib.sha256(b"pbem-derived-secret-v1" + sig).digest(), signed
@@ -404,7 +407,8 @@ def test_pbem_game_secret(case):
     identity = Identity.from_seed(h(case["key_seed"]))
     assert identity.public.fingerprint == case["fingerprint"]
     assert identity.sign_raw(h(case["signed_message"])).hex() == case["signature"]
-    assert game_secret(identity, case["game"], case["side"]).hex() == case["game_secret"]
+    joined = h(case["joined"]) if case.get("joined") else None
+    assert game_secret(identity, case["game"], case["side"], joined).hex() == case["game_secret"]
 
 
 def test_pbem_worked_example():
@@ -528,7 +532,7 @@ def test_independent_sealed_store(case):
 
 @pytest.mark.parametrize("case", COMMIT["game_secrets"], ids=_ids(COMMIT["game_secrets"], "game", "side"))
 def test_independent_game_secret(case):
-    secret, signed = ind_game_secret(h(case["key_seed"]), case["game"], case["side"])
+    secret, signed = ind_game_secret(h(case["key_seed"]), case["game"], case["side"], h(case.get("joined", "")))
     assert signed.hex() == case["signed_message"]
     assert secret.hex() == case["game_secret"]
     assert ind_fingerprint(case["public_key"])[0] == case["fingerprint"]
