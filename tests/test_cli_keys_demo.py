@@ -130,3 +130,12 @@ def test_ambon_demo_plays_a_whole_game_and_audits_it(tmp_path):
     assert len(files) > 20
     r = CliRunner().invoke(main, ["verify", str(tmp_path / "a" / "kenji" / "game"), "--audit", "--json"])
     assert r.exit_code == 0 and '"over": true' in r.output
+
+
+@pytest.mark.parametrize("game", ["calumpit", "asl"])
+def test_demo_of_the_referee_and_assistant_games(tmp_path, game):
+    """DESIGN 5: pbem demo [G] -- a complete game by email, verified with --audit."""
+    target = tmp_path / game
+    r = CliRunner().invoke(main, ["demo", game, "--dir", str(target)], env={"COLUMNS": "120"})
+    assert r.exit_code == 0, r.output
+    assert "VERIFIED" in r.output and "audit: every commitment" in r.output

@@ -836,7 +836,7 @@ def solo_ambon(directory: str) -> None:
 
 
 @main.command()
-@click.argument("game", default="ambon", type=click.Choice(["ambon", "dice"]))
+@click.argument("game", default="ambon", type=click.Choice(["ambon", "dice", "calumpit", "asl"]))
 @click.option("--dir", "directory", type=click.Path(file_okay=False), help="Keep the demo game here (created).")
 @handles_errors
 def demo(game: str, directory: str | None) -> None:
@@ -847,6 +847,9 @@ def demo(game: str, directory: str | None) -> None:
     \b
     pbem demo          Ambon, both sides played by pbem's simple bot
     pbem demo dice     a short dice game: rolls, a sealed note, the end
+    pbem demo calumpit Calumpit Bridge, refereed by pbem, both sides played
+                       by its bot until the victory conditions end it
+    pbem demo asl      the ASL Dare-Death Example of examples/asl/
     """
     import tempfile
 
@@ -861,6 +864,14 @@ def demo(game: str, directory: str | None) -> None:
     def run(where: Path):
         if game == "dice":
             report = demo_lib.run_dice_demo(where, progress=progress)
+            render.print_rolls(out, report.verify.replay.rolls, title="Rolls in the demo game")
+        elif game == "calumpit":
+            report = demo_lib.run_calumpit_demo(where, progress=progress)
+            final = report.final
+            for line in final.game.summary(final.replay.state):
+                out.print(line, markup=False)
+        elif game == "asl":
+            report = demo_lib.run_asl_demo(where, progress=progress)
             render.print_rolls(out, report.verify.replay.rolls, title="Rolls in the demo game")
         else:
             report = demo_lib.run_ambon_demo(where, progress=progress)
