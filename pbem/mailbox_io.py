@@ -253,18 +253,26 @@ def blocks_in_maildir(path: Path) -> Scan:
 
     box = mailbox.Maildir(str(path), factory=None, create=False)
     scan = Scan()
-    keys = sorted(box.keys(), key=lambda k: (_delivery_time(k), k))
+    keys = sorted(box.keys(), key=_delivery_order)
     for number, data in _mailbox_messages(box, keys):
         scan.extend(blocks_in_mail(data, f"{path.name} #{number}"))
     return scan
 
 
-def _delivery_time(key: str) -> float:
-    head = key.split(".", 1)[0]
+def _delivery_order(key: str) -> tuple[float, int, int, str]:
+    """Maildir names are ``SECONDS.M<microseconds>P<pid>Q<counter>.host`` (or
+    ``SECONDS.<anything>``): order by the seconds, then the microseconds and
+    the counter as numbers (``M99999`` before ``M123456``), then the name."""
+    import re
+
+    head, _, rest = key.partition(".")
     try:
-        return float(head)
+        seconds = float(head)
     except ValueError:
-        return float("inf")
+        seconds = float("inf")
+    micro = re.search(r"M(\d+)", rest.split(".", 1)[0])
+    counter = re.search(r"Q(\d+)", rest.split(".", 1)[0])
+    return seconds, int(micro.group(1)) if micro else 0, int(counter.group(1)) if counter else 0, key
 
 
 # --------------------------------------------------------------------------- sources
@@ -424,7 +432,8 @@ def import_sources(
     for item in ours:
         seq = item.message.seq
         if seq < len(held) and held[seq].body_bytes == item.message.body_bytes:
-            report.already.append(item)
+            if not (restored is not None and seq == 0):  # the message 0 the restore began from is not "already held"
+                report.already.append(item)
         else:
             todo.append(item)
     import tempfile

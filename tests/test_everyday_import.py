@@ -274,3 +274,11 @@ def test_restoring_refuses_two_different_proposals_with_one_game_id(started, tmp
     r = b.run("import", tmp_path / "restored", box)
     assert r.exit_code == 1 and "two different messages 0000" in r.output
     assert not (tmp_path / "restored").exists()
+
+
+def test_maildir_mail_of_one_second_is_read_in_delivery_order():
+    """Maildir names carry microseconds unpadded: M99999 came after M123456 when compared as text."""
+    from pbem.mailbox_io import _delivery_order
+
+    names = ["1700000000.M123456P1Q2.host", "1700000000.M99999P1Q1.host", "1699999999.M5P1Q9.host"]
+    assert sorted(names, key=_delivery_order) == [names[2], names[1], names[0]]
