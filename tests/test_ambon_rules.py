@@ -402,9 +402,9 @@ def test_4_1_concealed_pieces_go_on_coastal_hexes_only():
 
 def test_4_1_the_owner_checks_4_dummies_4_detachments_5_real_3_dummy_mines():
     good = {**SECRET}
-    assert setup.check_secrets(ALLIED, good, ()) == []
+    assert setup.check_secrets(GAME.data, ALLIED, good, ()) == []
     bad = {**good, "X1": "detachment", "M3": "real"}
-    problems = setup.check_secrets(ALLIED, bad, ())
+    problems = setup.check_secrets(GAME.data, ALLIED, bad, ())
     assert problems[0].startswith("4.1: X1-X8 must be exactly 4 dummies and 4 detachments")
     assert problems[1].startswith("4.1: M1-M8 must be exactly 5 real and 3 dummy mines")
 

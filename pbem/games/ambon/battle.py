@@ -211,7 +211,7 @@ def attack_strength(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[Fr
     gmap = data.map
     targets = {x.target for x in state.battles}
     total, notes = Fraction(0), []
-    level_factor = Fraction(str(data.value("functional_overstack_factor", 0.5)))
+    level_factor = data.value("functional_overstack_factor")
     for uid in b.attackers:
         p = state.piece(uid)
         if not p.on_map:
@@ -223,7 +223,7 @@ def attack_strength(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[Fr
         h = gmap.hex(p.where)
         engaged = [e for e in movement.zoc_sources(data, state, other(b.side), h) if e.where not in targets]
         if engaged:
-            cf *= Fraction(str(data.value("unengaged_ezoc_factor", 0.5)))
+            cf *= data.value("unengaged_ezoc_factor")
             notes.append(f"{uid} halved (in the EZOC of {engaged[0].id} in {engaged[0].where}, which nobody attacks: 11.0)")
         total += cf
     return total, notes

@@ -140,12 +140,12 @@ def bombardment_drms(data: "AmbonData", state: AmbonState, target: Piece) -> lis
     under physical overstacking." Values from charts.toml [values]."""
     drms: list[tuple[str, int]] = []
     if data.map.terrain_at(data.map.hex(target.where)) == "mountain":
-        drms.append(("target in a mountain hex", int(data.value("bombard_drm_mountain", 1))))
+        drms.append(("target in a mountain hex", int(data.value("bombard_drm_mountain"))))
     level = movement.overstacking(data, state, target.where)
     if level == "functional":
-        drms.append(("target hex functionally overstacked", int(data.value("bombard_drm_functional_overstack", -1))))
+        drms.append(("target hex functionally overstacked", int(data.value("bombard_drm_functional_overstack"))))
     elif level == "physical":
-        drms.append(("target hex physically overstacked", int(data.value("bombard_drm_physical_overstack", -2))))
+        drms.append(("target hex physically overstacked", int(data.value("bombard_drm_physical_overstack"))))
     return drms
 
 

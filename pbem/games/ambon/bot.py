@@ -132,7 +132,8 @@ class AmbonBot:
         def next_order(current: AmbonState, piece_id: str) -> dict[str, Any] | None:
             piece = current.piece(piece_id)
             spec = self.data.spec(piece)
-            if not piece.on_map or (side == ALLIED and (spec.hq or current.turn == 1)):
+            restricted = self.data.turn(current.turn).allied_move_restricted  # 7.1
+            if not piece.on_map or (side == ALLIED and (spec.hq or restricted)):
                 return None
             here = gmap.hex(piece.where)
             if side == ALLIED and here in gmap.key_locations:
@@ -146,7 +147,8 @@ class AmbonBot:
                 return None
             cost = movement.movement_cost(self.data, current, side)
             options = reachable(here, left, cost)
-            full = lambda h: len([p for p in current.at(gmap.label(h)) if not self.data.spec(p).hq]) >= 3  # noqa: E731
+            limit = self.data.value("stacking_limit")  # 9.0
+            full = lambda h: len([p for p in current.at(gmap.label(h)) if not self.data.spec(p).hq]) >= limit  # noqa: E731
             choices = [h for h in options if h == here or not full(h)]
             best = min(choices, key=lambda h: (h.distance(goal), options[h], gmap.label(h)))
             if best == here:

@@ -77,9 +77,9 @@ def defence_strength(data: "AmbonData", state: AmbonState, pieces: list[Piece]) 
     for p in pieces:
         cf = data.spec(p).combat
         if level == "functional":
-            cf *= Fraction(str(data.value("functional_overstack_factor", 0.5)))
+            cf *= data.value("functional_overstack_factor")
         elif level == "physical" and not data.spec(p).hq:
-            cf = Fraction(data.value("physical_overstack_cf", 1))
+            cf = Fraction(data.value("physical_overstack_cf"))
         total += cf
     return total
 
@@ -103,21 +103,21 @@ def odds(
     t = gmap.hex(target)
     shifts = []
     if gmap.terrain_at(t) == "mountain":
-        shifts.append(("defender in a mountain hex (11.2)", int(v("crt_shift_mountain", -1))))
+        shifts.append(("defender in a mountain hex (11.2)", int(v("crt_shift_mountain"))))
     sides = [gmap.hexside_features(gmap.hex(a), t) for a in across]
     if sides and all("river" in f for f in sides):
-        shifts.append(("all attackers across a river (11.2)", int(v("crt_shift_river", -1))))
+        shifts.append(("all attackers across a river (11.2)", int(v("crt_shift_river"))))
     if sides and gmap.places.get("Paso") == t and any("fortified" in f for f in sides):
-        shifts.append(("across Paso's fortified hexside (11.2)", int(v("crt_shift_fortified", -1))))
+        shifts.append(("across Paso's fortified hexside (11.2)", int(v("crt_shift_fortified"))))
     final = data.charts.table("crt").shift(column, sum(s for _, s in shifts)) if shifts else column
     drms = []
     if t in gmap.towns:
-        drms.append(("attacking a town (11.2)", int(v("crt_drm_town", -1))))
+        drms.append(("attacking a town (11.2)", int(v("crt_drm_town"))))
     hq = hq or {}
     if hq.get("attacker"):
-        drms.append(("attacker's HQ support (11.1)", int(v("crt_drm_hq_attacker", 1))))
+        drms.append(("attacker's HQ support (11.1)", int(v("crt_drm_hq_attacker"))))
     if hq.get("defender"):
-        drms.append(("defender's HQ support (11.1)", int(v("crt_drm_hq_defender", -1))))
+        drms.append(("defender's HQ support (11.1)", int(v("crt_drm_hq_defender"))))
     special = [p for p in defenders if data.spec(p).defend_drm]
     if special:
         drms.append((f"{special[0].id} defends (11.0)", data.spec(special[0]).defend_drm))
@@ -179,8 +179,9 @@ def lookup(data: "AmbonData", column: str, roll: int) -> str:
 
 
 def one_hit_kills(data: "AmbonData", piece: Piece) -> bool:
-    spec = data.spec(piece)
-    return spec.hq or spec.kind == "detachment" or piece.identity == "detachment" or piece.concealed
+    """11.3: "An HQ or a detachment is eliminated by a single hit"
+    (counters.toml ``one_hit``; a concealed piece counts as a detachment)."""
+    return data.spec(piece).one_hit
 
 
 def hit_order(data: "AmbonData", pieces: list[Piece], preference: str = "") -> list[Piece]:

@@ -41,7 +41,7 @@ from pbem.engine.machine import (
 from pbem.engine.paths import format_mp, validate_path
 from pbem.errors import IllegalOrderError, InputError
 from pbem.games.ambon import battle, bombardment, landing, movement, recovery, setup, supply, victory
-from pbem.games.ambon.data import AmbonData
+from pbem.games.ambon.data import OPTIONAL_RULES, AmbonData
 from pbem.games.ambon.state import (
     A_BOMBARDMENT,
     A_COMBAT,
@@ -69,9 +69,7 @@ from pbem.games.ambon.state import (
     other,
 )
 
-LAST_TURN = 10
-SUPPLY_TURN = 7
-OPTIONS = ("14.1", "14.2", "14.3", "14.4")
+OPTIONS = OPTIONAL_RULES
 VERBS = {  # verb: (required fields, optional fields)
     "place": (("hex",), ()),
     "conceal": (("hex", "is"), ()),
@@ -94,7 +92,7 @@ STANDING_KINDS = {
     "advance": ("always", "never"),  # 11.4: advance every eligible attacker into an emptied hex
     "retreat": ("retreat", "hit"),  # 11.3: answer an "r" result
     "retreat-to": None,  # 11.3: hexes to retreat into, in order of preference, when 11.3 leaves a choice: "1708 1607"
-    "surrender": ("never",),  # 3.2: fight on at the start of turn 8 without being asked
+    "surrender": ("never",),  # 3.2: fight on at the start of turn 8 (turns.toml) without being asked
     "losses": None,  # 11.3: units in the order they take hits, e.g. "3.C 3.A"
 }
 ORDER_PHASE = {
@@ -136,10 +134,11 @@ class AmbonGame:
         if unknown:
             raise InputError(f"unknown optional rule(s) {', '.join(unknown)}; Ambon's are {', '.join(OPTIONS)}")
         pieces = [Piece(u, ALLIED, "") for u in setup.allied_units(self.data, options)]
-        pieces += [Piece(x, ALLIED, "", concealed=True) for x in setup.CONCEALED]
+        pieces += [Piece(x, ALLIED, "", concealed=True) for x in self.data.concealed_slots]
         pieces += [Piece(u, JAPANESE, "") for u in self.data.unit_ids(JAPANESE)]
-        mines = tuple(Mine(m, "") for m in setup.MINES)
-        return AmbonState(turn=1, phase=SETUP_ALLIED, pieces=tuple(pieces), mines=mines, options=options)
+        mines = tuple(Mine(m, "") for m in self.data.mine_slots)
+        return AmbonState(turn=self.data.first_turn, phase=SETUP_ALLIED, pieces=tuple(pieces), mines=mines,
+                          options=options)
 
     def scenario_state(self, doc: Mapping[str, Any]) -> AmbonState:
         """A position for referee mode and tests (``pbem adjudicate``)::
@@ -189,7 +188,7 @@ class AmbonGame:
 
         def piece(key: str, pid: str, concealed: bool | None = None) -> Piece:
             if pid not in pieces or (concealed is not None and pieces[pid].concealed != concealed):
-                what = "a concealed piece (X1-X8)" if concealed else "a unit of this game"
+                what = f"a concealed piece ({setup.span(self.data.concealed_slots)})" if concealed else "a unit of this game"
                 raise InputError(f"scenario: [{key}] {pid!r} is not {what}", field=key)
             return pieces[pid]
 
@@ -209,25 +208,31 @@ class AmbonGame:
         for pid in names("disrupted"):
             pieces[pid] = replace(piece("disrupted", pid), disrupted=True)
         for pid, penalty in table("penalties").items():
-            if penalty not in ("-2mp", "no-move", "opposed"):
-                raise InputError(f"scenario: [penalties] {pid} = {penalty!r}: -2mp, no-move or opposed", field="penalties")
+            if penalty not in ("no-move", "opposed") and movement.mp_penalty(penalty) is None:
+                raise InputError(f"scenario: [penalties] {pid} = {penalty!r}: -2mp (any -Nmp), no-move or opposed",
+                                 field="penalties")
             pieces[pid] = replace(piece("penalties", pid), penalty=penalty)
         mines_at = table("mines")
         for marker in mines_at:
-            if marker not in setup.MINES:
-                raise InputError(f"scenario: [mines] {marker!r} is not a mine marker (M1-M8)", field="mines")
+            if marker not in self.data.mine_slots:
+                raise InputError(f"scenario: [mines] {marker!r} is not a mine marker "
+                                 f"({setup.span(self.data.mine_slots)})", field="mines")
         for hexlabel in names("beachheads"):
             self.map.hex(hexlabel)
         control = tuple((self.map.label(self.map.hex(h)), number("control", t)) for h, t in table("control").items())
+        turn = number("turn", doc.get("turn", self.data.first_turn))
+        if not self.data.first_turn <= turn <= self.data.last_turn:
+            raise InputError(f"scenario: turn {turn} is not on the turn track "
+                             f"({self.data.first_turn}-{self.data.last_turn})", field="turn")
         return replace(
             state,
-            turn=number("turn", doc.get("turn", 1)),
+            turn=turn,
             phase=phase,
             pieces=tuple(pieces.values()),
-            mines=tuple(Mine(m, str(mines_at.get(m, ""))) for m in setup.MINES),
+            mines=tuple(Mine(m, str(mines_at.get(m, ""))) for m in self.data.mine_slots),
             beachheads=tuple(names("beachheads")),
             control=control,
-            sealed=tuple((ALLIED, slot) for slot in setup.CONCEALED + setup.MINES),
+            sealed=tuple((ALLIED, slot) for slot in self.data.concealed_slots + self.data.mine_slots),
         )
 
     def scenario_secrets(self, doc: Mapping[str, Any]) -> dict[str, str]:
@@ -425,7 +430,8 @@ class AmbonGame:
         for pid, key in state.recoveries:
             due.append(DiceDue(f"recovery {pid}", 1, 6, key, f"recovery check of {pid}"))
         if state.surrender_offered:
-            due.append(DecisionDue(ALLIED, "surrender", "surrender at the start of turn 8?", ("yes", "no"), rule="3.2"))
+            due.append(DecisionDue(ALLIED, "surrender", f"surrender at the start of turn {state.turn}?", ("yes", "no"),
+                                   rule="3.2"))
         for b in state.battles:
             if b.stage == "support":
                 options = tuple(battle.support_options(self.data, state, b)) + ("none",)
@@ -440,7 +446,7 @@ class AmbonGame:
     # ------------------------------------------------------------------ hidden information
 
     def _slot_owner(self, slot: str) -> str | None:
-        if slot in setup.CONCEALED or slot in setup.MINES:
+        if slot in self.data.concealed_slots or slot in self.data.mine_slots:
             return ALLIED
         if slot == setup.SECOND_WAVE_SLOT:
             return JAPANESE
@@ -498,7 +504,7 @@ class AmbonGame:
         reveal = next((r for r in state.owed if r.slot == slot), None)
         rule = reveal.rule if reveal else "13.1"
         state = replace(state, owed=tuple(r for r in state.owed if r.slot != slot))
-        if slot in setup.MINES:
+        if slot in self.data.mine_slots:
             mine = state.mine(slot)
             state = state.with_mine(replace(mine, status=value))
             state, more = landing.ready(self.data, state, state.seq)
@@ -618,7 +624,7 @@ class AmbonGame:
         option = action.order.get("option")
         if option is not None and not state.option(str(option)):
             return state, []  # a placement for an optional rule not in use
-        if unit in setup.CONCEALED or not state.has_piece(unit) or state.piece(unit).side != ALLIED:
+        if unit in self.data.concealed_slots or not state.has_piece(unit) or state.piece(unit).side != ALLIED:
             raise illegal("4.1", f"{unit!r} is not an Allied unit in this game")
         if self.map.terrain_at(self.map.hex(where)) == movement.SEA:
             raise illegal("4.1", f"{unit} cannot set up in the sea hex {where}")
@@ -626,8 +632,8 @@ class AmbonGame:
 
     def _conceal(self, state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:
         pid, where = action.order["piece"], action.order["hex"]
-        if pid not in setup.CONCEALED:
-            raise illegal("4.1", f"{pid!r} is not a concealed piece (X1-X8)")
+        if pid not in self.data.concealed_slots:
+            raise illegal("4.1", f"{pid!r} is not a concealed piece ({setup.span(self.data.concealed_slots)})")
         if self.map.hex(where) not in self.map.coastal:
             raise illegal("4.1", f"concealed piece {pid} must be placed on a coastal hex, not {where}")
         return state.with_piece(replace(state.piece(pid), where=where)), []
@@ -684,14 +690,15 @@ class AmbonGame:
                                       f"{unit} {'defensively ' if defensive else ''}bombards {target}; one die is due")]
 
     def _surrender(self, state: AmbonState, side: str, answer: str) -> tuple[AmbonState, list[Event]]:
-        """3.2: the Allied decision at the start of turn 8."""
+        """3.2: the Allied decision at the start of turn 8 (turns.toml: the
+        turn whose phases begin with the surrender option)."""
         if side != ALLIED or not state.surrender_offered:
             raise illegal("3.2", "no surrender decision is open")
         state = replace(state, surrender_offered=False)
         if answer == "no":
             return state, [Event("3.2", "the Allies fight on")]
         state = replace(state, surrendered=True)
-        return self._game_over(state, [Event("3.2", "the Allies surrender at the start of turn 8; the game ends")])
+        return self._game_over(state, [Event("3.2", f"the Allies surrender at the start of turn {state.turn}; the game ends")])
 
     def _land(self, state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:
         return landing.start(self.data, state, action.order["box"], action.seq)
@@ -726,8 +733,11 @@ class AmbonGame:
         if piece.penalty in ("no-move", "opposed"):
             rule = "6.3" if piece.penalty == "opposed" else "6.2"
             raise illegal(rule, f"{unit_id} landed this turn under a {'No Move' if rule == '6.2' else 'opposed landing'} marker and may not move")
-        if state.turn == 1 and side == ALLIED and unit_id not in movement.turn1_movers(self.data, state):
-            raise illegal("7.1", f"on turn 1 only Allied units within 4 land hexes of a Japanese unit may move; {unit_id} in {piece.where} is not")
+        if side == ALLIED and self.data.turn(state.turn).allied_move_restricted \
+                and unit_id not in movement.turn1_movers(self.data, state):
+            raise illegal("7.1", f"on turn {state.turn} only Allied units within "
+                                 f"{self.data.value('turn1_allied_move_radius')} land hexes of a Japanese unit may move; "
+                                 f"{unit_id} in {piece.where} is not")
         if path[0] != piece.where:
             raise illegal("7.0", f"{unit_id}'s path must start in its hex {piece.where}, not {path[0]}")
         left = movement.allowance(self.data, piece) - piece.spent
@@ -760,11 +770,10 @@ class AmbonGame:
                                        f"{'is' if len(waiting) == 1 else 'are'} revealed (8.0){rest}"))
         return state, events
 
-    @staticmethod
-    def _reveals_awaited(state: AmbonState, side: str) -> list[str]:
+    def _reveals_awaited(self, state: AmbonState, side: str) -> list[str]:
         """Concealed units whose reveal the other side owes ``side`` (8.0,
         7.2): they are made in the other side's next message."""
-        return [r.slot for r in state.owed if r.side != side and r.slot in setup.CONCEALED]
+        return [r.slot for r in state.owed if r.side != side and r.slot in self.data.concealed_slots]
 
     def _entered(self, state: AmbonState, piece: Piece, where: str) -> tuple[AmbonState, list[Event]]:
         """What happens when ``piece`` enters ``where`` -- by movement (7.0),
@@ -926,9 +935,9 @@ class AmbonGame:
             state = replace(state, closing=True)
 
     def _unapplied(self, state: AmbonState, slot: str) -> bool:
-        if slot in setup.MINES:
+        if slot in self.data.mine_slots:
             return state.mine(slot).status == "hidden"
-        if slot in setup.CONCEALED:
+        if slot in self.data.concealed_slots:
             return state.piece(slot).concealed
         return slot == setup.SECOND_WAVE_SLOT and not state.second_wave_note
 
@@ -970,7 +979,7 @@ class AmbonGame:
             return replace(state, phase=SETUP_JAPANESE, closing=False), events
         if phase == SETUP_JAPANESE:
             setup.check_japanese_setup(self.data, state)
-            events.append(Event("4.2", "the Japanese setup is complete; turn 1 begins"))
+            events.append(Event("4.2", f"the Japanese setup is complete; turn {state.turn} begins"))
             return self._open(replace(state, closing=False), LANDING, events)
         if phase == LANDING:
             state, more = landing.sweep(self.data, state)
@@ -997,30 +1006,35 @@ class AmbonGame:
 
     def _open(self, state: AmbonState, phase: str, events: list[Event]) -> tuple[AmbonState, list[Event]]:
         state = replace(state, phase=phase, closing=False)
-        if phase == A_MOVEMENT and state.turn == 1:
-            events.append(Event("7.1", "turn 1: only Allied units within 4 land hexes of a Japanese unit may move"))
+        turn = self.data.turn(state.turn)
+        if phase == A_MOVEMENT and turn.allied_move_restricted:
+            radius = self.data.value("turn1_allied_move_radius")
+            events.append(Event("7.1", f"turn {turn.number}: only Allied units within {radius} land hexes of a "
+                                       f"Japanese unit may move"))
         if phase == LANDING and victory.may_surrender(self.data, state):
             if state.standing.get(ALLIED, "surrender") == "never":
                 events.append(Event("3.2", "the Allies fight on (standing instruction)"))
             else:
                 state = replace(state, surrender_offered=True)
-                events.append(Event("3.2", "turn 8 begins: the Allies may surrender"))
+                events.append(Event("3.2", f"turn {turn.number} begins: the Allies may surrender"))
         if phase == RECOVERY:
-            if state.turn <= 2:
+            if not turn.japanese_recovery:
                 events.append(Event("12.0", f"turn {state.turn}: the Japanese may not make recovery checks"))
             due = [p for side in self.sides for p in recovery.recovery_candidates(self.data, state, side)]
             state = replace(state, recoveries=tuple((p.id, state.seq) for p in due))
             if due:
                 events.append(Event("12.0", f"recovery checks for {', '.join(p.id for p in due)}"))
-            if state.turn == 1 and state.option("14.2"):
-                state, more = self._owe(state, [Reveal(setup.SECOND_WAVE_SLOT, "14.2", "turn-1 Recovery Phase", JAPANESE)])
+            if state.turn == self.data.first_turn and state.option("14.2"):  # 14.2: "the Recovery Phase of turn 1"
+                state, more = self._owe(state, [Reveal(setup.SECOND_WAVE_SLOT, "14.2", f"turn-{state.turn} Recovery Phase",
+                                                       JAPANESE)])
                 events += more
         return state, events
 
     def _end_recovery(self, state: AmbonState, events: list[Event]) -> tuple[AmbonState, list[Event]]:
-        if state.turn == SUPPLY_TURN:
+        if self.data.turn(state.turn).supply_check:
             state, more = supply.supply_check(self.data, state)
-            return replace(state, phase=SUPPLY, closing=False), events + [Event("13.0", "supply check (end of turn 7)")] + more
+            return replace(state, phase=SUPPLY, closing=False), events + [
+                Event("13.0", f"supply check (end of turn {state.turn})")] + more
         return self._next_turn(state, events)
 
     def _game_over(self, state: AmbonState, events: list[Event]) -> tuple[AmbonState, list[Event]]:
@@ -1034,7 +1048,7 @@ class AmbonGame:
         return state, events
 
     def _next_turn(self, state: AmbonState, events: list[Event]) -> tuple[AmbonState, list[Event]]:
-        if state.turn >= LAST_TURN:
+        if state.turn >= self.data.last_turn:
             events.append(Event("3.0", f"turn {state.turn} was the last; the game is over"))
             return self._game_over(state, events)
         fresh = [replace(p, penalty="", moved=False, attacked=False, bombarded=False, spent=0) for p in state.pieces]
@@ -1051,7 +1065,7 @@ class AmbonGame:
         total, breakdown = victory.victory_points(self.data, state)
         lines = [f"The Japanese score {total} VP: {victory.victory_band(self.data, total)} (3.0)."]
         if state.surrendered:
-            lines.append("The Allies surrendered at the start of turn 8 (3.2).")
+            lines.append(f"The Allies surrendered at the start of turn {state.turn} (3.2).")
         lines += [f"  {why}: {vp:+d}" for why, vp in breakdown if vp]
         return lines
 
@@ -1112,11 +1126,11 @@ class AmbonGame:
     def check_seals(self, state: AmbonState, side: str, store: Mapping[str, str]) -> list[str]:
         """The owner's client checks its sealed values before sending (4.1, 14.2)."""
         relevant = (state.phase == SETUP_ALLIED and side == ALLIED) or (state.phase == SETUP_JAPANESE and side == JAPANESE)
-        return setup.check_secrets(side, store, state.options) if relevant else []
+        return setup.check_secrets(self.data, side, store, state.options) if relevant else []
 
     def audit(self, state: AmbonState, stores: Mapping[str, Mapping[str, str]]) -> list[str]:
         """After the game: the hidden setup obeyed 4.1 (and 14.2)."""
         problems = []
         for side in self.sides:
-            problems += setup.check_secrets(side, stores.get(side, {}), state.options)
+            problems += setup.check_secrets(self.data, side, stores.get(side, {}), state.options)
         return problems

@@ -7,6 +7,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from pbem.engine.machine import Event, illegal, replace
+from pbem.engine.paths import format_mp
+from pbem.games.ambon import movement
 from pbem.games.ambon.state import (
     ALLIED,
     ELIMINATED,
@@ -130,11 +132,11 @@ def modifiers(data: "AmbonData", state: AmbonState, landing: Landing) -> list[tu
     """6.2/6.3 DRMs: +1 Kure 1 Special landing, -1 per revealed real mine, +1 on turn 4 and later."""
     mods = []
     if any(data.spec(state.piece(u)).nationality == KURE_NATIONALITY for u in landing.units):
-        mods.append(("Kure 1 Special landing", int(data.value("landing_drm_kure", 1))))
+        mods.append(("Kure 1 Special landing", int(data.value("landing_drm_kure"))))
     if landing.real_mines:
-        mods.append((f"{landing.real_mines} real mine(s)", int(data.value("landing_drm_per_mine", -1)) * landing.real_mines))
-    if state.turn >= int(data.value("landing_late_turn", 4)):
-        mods.append((f"turn {state.turn}", int(data.value("landing_drm_late", 1))))
+        mods.append((f"{landing.real_mines} real mine(s)", int(data.value("landing_drm_per_mine")) * landing.real_mines))
+    if state.turn >= int(data.value("landing_late_turn")):
+        mods.append((f"turn {state.turn}", int(data.value("landing_drm_late"))))
     return mods
 
 
@@ -162,12 +164,13 @@ def resolve(data: "AmbonData", state: AmbonState, landing: Landing, die: int) ->
                       {"lane": landing.lane, "factor": factor, "roll": die, "total": total})
         state, more, landed = begin_combat(data, state, landing.lane, factor)
         return state, [event] + more, landed
-    penalty = {"no-move": "no-move", "-2mp": "-2mp"}.get(result)
-    if penalty is None:
+    less = movement.mp_penalty(result)
+    if result != "no-move" and less is None:
         raise illegal(rule, f"unknown landing result {result!r} in the data")
+    penalty = result  # the marker the landing units get: No Move, or -N MP (6.2)
     pieces = [replace(state.piece(u), where=lane.target, penalty=penalty) for u in landing.units]
     state = state.with_pieces(pieces)
-    what = "no movement this turn" if penalty == "no-move" else "-2 MP this turn"
+    what = "no movement this turn" if penalty == "no-move" else f"-{format_mp(less, unit=False)} MP this turn"
     return state, [Event(rule, f"landing on {lane.target}: {shown} -> landing succeeds, {what}",
                          {"lane": landing.lane, "roll": die, "total": total, "result": result, "landed": list(landing.units)})], list(landing.units)
 
@@ -316,7 +319,7 @@ def resolve_combat(data: "AmbonData", state: AmbonState, die: int, enter: "Enter
     landing = next(l for l in state.landings if l.lane == lc.lane)
     units = [u for u in landing.units if state.piece(u).where == lane.first_wave]
     fighting = [state.piece(u) for u in fighters(data, state, units)]
-    factor = {"1/4": Fraction(1, 4), "1/2": Fraction(1, 2), "1": Fraction(1)}[lc.factor]
+    factor = Fraction(lc.factor)  # the 6.3 table's "combat-1/4", "combat-1/2", "combat-1"
     attack = sum((data.spec(p).combat for p in fighting), Fraction(0)) * factor
     defenders = [p for p in state.at(lane.target) if p.side == ALLIED]
     odds = combat.odds(data, state, attack, defenders, lane.target, hq={"defender": bool(lc.defender_hq)})

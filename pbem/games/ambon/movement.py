@@ -6,12 +6,13 @@ All MP arithmetic is in integer half-MP (road 0.5 MP = 1).
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from pbem.engine.hexes import Hex
-from pbem.engine.paths import StepCost
+from pbem.engine.paths import StepCost, half_mp
 from pbem.games.ambon.state import ALLIED, JAPANESE, AmbonState, Piece, other
 
 if TYPE_CHECKING:
@@ -51,14 +52,24 @@ def zoc_sources(data: "AmbonData", state: AmbonState, side: str, target: Hex) ->
 # --------------------------------------------------------------------------- 7.0 movement costs
 
 
+def mp_penalty(penalty: str) -> int | None:
+    """6.2: the half-MP a landing marker ``-Nmp`` takes away (``"-2mp"`` ->
+    4); None for any other marker.  The number is the landing table's
+    (charts.toml ``[tables.unopposed_landing]``): the result names its marker."""
+    match = re.fullmatch(r"-(\d+(?:\.5)?)mp", penalty)
+    return half_mp(match.group(1)) if match else None
+
+
 def allowance(data: "AmbonData", piece: Piece) -> int:
     """7.0 and 6.2: the movement allowance in half-MP this phase (0 under a
-    No Move or opposed-landing marker, 2 MP less under a -2 MP marker)."""
+    No Move or opposed-landing marker, N MP less under a -N MP marker: the
+    -2 MP of 6.2)."""
     if piece.penalty in ("no-move", "opposed"):
         return 0
     mp = data.spec(piece).move
-    if piece.penalty == "-2mp":
-        mp = max(0, mp - 4)
+    less = mp_penalty(piece.penalty)
+    if less is not None:
+        mp = max(0, mp - less)
     return mp
 
 
@@ -153,9 +164,11 @@ def land_distance_from(data: "AmbonData", starts: list[Hex], limit: int) -> dict
 
 
 def turn1_movers(data: "AmbonData", state: AmbonState) -> frozenset[str]:
-    """7.1: on turn 1 only Allied units within 4 land hexes of a Japanese unit may move."""
+    """7.1: on turn 1 (turns.toml ``allied_move_restricted``) only Allied
+    units within 4 land hexes (charts.toml ``turn1_allied_move_radius``) of a
+    Japanese unit may move: those units."""
     japanese = [data.map.hex(p.where) for p in state.on_map(JAPANESE)]
-    near = land_distance_from(data, japanese, 4)
+    near = land_distance_from(data, japanese, data.value("turn1_allied_move_radius"))
     return frozenset(p.id for p in state.on_map(ALLIED) if data.map.hex(p.where) in near)
 
 
@@ -168,10 +181,12 @@ def stacking_count(data: "AmbonData", pieces: tuple[Piece, ...] | list[Piece]) -
 
 
 def overstacking(data: "AmbonData", state: AmbonState, where: str) -> str:
-    """9.0: ``""`` (up to 3), ``"functional"`` (more than 3, up to 6) or ``"physical"`` (more than 6)."""
+    """9.0: ``""`` (up to 3), ``"functional"`` (more than 3, up to 6) or
+    ``"physical"`` (more than 6): charts.toml ``stacking_limit`` and
+    ``physical_overstack``."""
     count = stacking_count(data, [p for p in state.at(where)])
-    if count > data.value("physical_overstack", 6):
+    if count > data.value("physical_overstack"):
         return "physical"
-    if count > data.value("stacking_limit", 3):
+    if count > data.value("stacking_limit"):
         return "functional"
     return ""

@@ -26,8 +26,10 @@ if TYPE_CHECKING:
 
 def may_recover(data: "AmbonData", state: AmbonState, side: str) -> bool:
     """12.0 and 5.0: "the Japanese player may not make recovery checks on
-    turns 1 and 2" (charts.toml ``japanese_recovery_from_turn``)."""
-    return side != JAPANESE or state.turn >= int(data.value("japanese_recovery_from_turn", 3))
+    turns 1 and 2" (turns.toml ``japanese_recovery`` of each turn, which
+    charts.toml ``japanese_recovery_from_turn`` must agree with: checked on
+    load)."""
+    return side != JAPANESE or data.turn(state.turn).japanese_recovery
 
 
 LANDING_BOXES = ("first-wave", "second-wave")
@@ -73,11 +75,11 @@ def recovery_drms(data: "AmbonData", state: AmbonState, piece: Piece) -> list[tu
     here = gmap.hex(piece.where)
     drms: list[tuple[str, int]] = []
     if here in movement.zoc_of(data, state, other(piece.side)):
-        drms.append(("in an enemy ZOC", int(data.value("recovery_drm_ezoc", 1))))
+        drms.append(("in an enemy ZOC", int(data.value("recovery_drm_ezoc"))))
     for hq in state.on_map(piece.side):
         spec = data.spec(hq)
         if hq.id != piece.id and spec.hq and gmap.hex(hq.where).distance(here) <= spec.command_range:
-            drms.append((f"within command range of {hq.id}", int(data.value("recovery_drm_hq_range", -1))))
+            drms.append((f"within command range of {hq.id}", int(data.value("recovery_drm_hq_range"))))
             break
     return drms
 
@@ -110,13 +112,15 @@ def resolve_recovery(data: "AmbonData", state: AmbonState, piece_id: str, roll: 
     if piece.oos:
         raise illegal("13.0", f"{piece_id} was out of supply and cannot recover for the rest of the game")
     if not may_recover(data, state, piece.side):
-        raise illegal("12.0", f"the Japanese may not make recovery checks on turn {state.turn} (not on turns 1 and 2)")
+        barred = [str(t.number) for t in data.turn_track if not t.japanese_recovery]
+        raise illegal("12.0", f"the Japanese may not make recovery checks on turn {state.turn} "
+                              f"(not on turns {', '.join(barred)})")
     if not 1 <= roll <= 6:
         raise illegal("12.0", f"a recovery roll is one d6, not {roll}")
     drms = recovery_drms(data, state, piece)
     modified = roll + sum(v for _, v in drms)
     strength = recovery_strength(data, piece)
-    natural = roll == int(data.value("recovery_natural_success", 1))
+    natural = roll == int(data.value("recovery_natural_success"))
     success = natural or modified <= strength
     what = "bombardment strength" if data.spec(piece).artillery else "CS"
     shown = f"roll {roll}" + "".join(f", {v:+d} {why}" for why, v in drms) + (f" = {modified}" if drms else "")

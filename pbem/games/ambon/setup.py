@@ -18,13 +18,16 @@ from pbem.games.ambon.state import ALLIED, JAPANESE, OFF_MAP, AmbonState
 if TYPE_CHECKING:
     from pbem.games.ambon.data import AmbonData
 
+# The slots of the shipped data (8 concealed pieces, 5 real + 3 dummy mines).
+# The rules read the data's own -- AmbonData.concealed_slots, .mine_slots,
+# .identities (counters.toml's concealable counters) and .mine_kinds
+# (charts.toml real_mines, dummy_mines) -- so printed data with other counts
+# is played as printed; these names remain for callers without a game at hand.
 CONCEALED = tuple(f"X{i}" for i in range(1, 9))
 MINES = tuple(f"M{i}" for i in range(1, 9))
-SECOND_WAVE_SLOT = "second-wave"
 IDENTITIES = {"dummy": 4, "detachment": 4}  # 4.1
 MINE_KINDS = {"real": 5, "dummy": 3}  # 4.1
-MAX_CONCEALED_STACK = 3  # 4.1: up to 3 pieces a coastal hex
-OPTIONAL_UNITS_14_4 = ("AUS-AT", "AUS-2/11")
+SECOND_WAVE_SLOT = "second-wave"
 KURE = ("Kure-HQ", "Kure-1", "Kure-2", "Kure-3", "Kure-MG")
 BATTALIONS = {n: tuple(f"{n}.{c}" for c in "ABCD") for n in "123"}
 REGIMENTAL_HQ = "228-HQ"
@@ -42,14 +45,39 @@ ALLIED_REQUIREMENTS = (
     ("south of Laha (0813): AUS D Company", "0813", 0, ("AUS-D",), 0),
 )
 PASO_RING = ("within 1 hex of Paso: 1 NEI company", "1809", 1, 1)
+ANCHOR_14_4 = "1215"  # 14.4: the two optional units set up within 1 hex of it
+
+
+def span(slots: tuple[str, ...]) -> str:
+    """``"X1-X8"``: a run of slots, as messages name it."""
+    return f"{slots[0]}-{slots[-1]}" if slots else "none"
+
+
+def named_units() -> list[tuple[str, str, tuple[str, ...]]]:
+    """(rule, side, unit ids) of every unit these rules name: AmbonData checks
+    on load that counters.toml has them."""
+    found = [("4.2", JAPANESE, KURE + (REGIMENTAL_HQ, REGIMENTAL_ARTILLERY))]
+    found += [("4.2", JAPANESE, units) for units in BATTALIONS.values()]
+    found += [("4.1", ALLIED, units) for _, _, _, units, _ in ALLIED_REQUIREMENTS]
+    return found
+
+
+def named_hexes() -> list[tuple[str, str]]:
+    """(rule, hex) of every hex these rules name, checked on load."""
+    return [("4.1", anchor) for _, anchor, *_ in ALLIED_REQUIREMENTS + (PASO_RING,)] + [("14.4", ANCHOR_14_4)]
+
+
+def optional_units(data: "AmbonData", rule: str) -> list[str]:
+    """The counters in play only with optional rule ``rule`` (counters.toml ``optional_rule``)."""
+    return [u.id for u in data.counters.units if u.front["optional_rule"] == rule]
 
 
 def allied_units(data: "AmbonData", options: tuple[str, ...]) -> list[str]:
-    """The Allied units on the map at the start (14.4's two only with that rule)."""
-    units = [u for u in data.unit_ids(ALLIED) if not u.startswith(("Det-", "Dummy-"))]
-    if "14.4" not in options:
-        units = [u for u in units if u not in OPTIONAL_UNITS_14_4]
-    return units
+    """The Allied units on the map at the start: not the concealable pieces
+    (they are the sealed slots), and a counter of an optional rule (14.4's
+    two) only with that rule (counters.toml ``concealable``, ``optional_rule``)."""
+    return [u.id for u in data.counters.of_side(ALLIED)
+            if not u.front["concealable"] and u.front["optional_rule"] in ("",) + tuple(options)]
 
 
 def check_allied_setup(data: "AmbonData", state: AmbonState) -> None:
@@ -75,10 +103,10 @@ def check_allied_setup(data: "AmbonData", state: AmbonState) -> None:
                 raise illegal("4.1", f"{text}: {anchor} holds {nei[anchor]} NEI companies")
             surplus[anchor] -= companies
     if "14.4" in state.options:
-        area = within("1215", 1)
-        for unit in OPTIONAL_UNITS_14_4:
+        area = within(ANCHOR_14_4, 1)
+        for unit in optional_units(data, "14.4"):
             if placed.get(unit) not in area:
-                raise illegal("14.4", f"{unit} must set up within 1 hex of 1215, not {placed.get(unit)}")
+                raise illegal("14.4", f"{unit} must set up within 1 hex of {ANCHOR_14_4}, not {placed.get(unit)}")
     text, anchor, radius, companies = PASO_RING
     ring = [h for h in sorted(within(anchor, radius)) if surplus[h] > 0]
     # take the ring's company where it cannot count as a coastal "remaining" one
@@ -95,23 +123,24 @@ def check_allied_setup(data: "AmbonData", state: AmbonState) -> None:
     if sum(c for c in surplus.values() if c > 0) != remaining:
         raise illegal("4.1", f"the {remaining} remaining NEI companies must set up on coastal hexes")
     concealed = Counter()
-    for pid in CONCEALED:
+    for pid in data.concealed_slots:
         where = placed.get(pid, "")
         if not where[:1].isdigit() or gmap.hex(where) not in gmap.coastal:
             raise illegal("4.1", f"concealed piece {pid} must be placed on a coastal hex, not {where or 'nowhere'}")
         concealed[where] += 1
+    most = data.value("concealed_per_coastal_hex")
     for where, count in concealed.items():
         pieces = count + max(0, surplus[where])
-        if pieces > MAX_CONCEALED_STACK:
+        if pieces > most:
             raise illegal(
-                "4.1", f"{where} holds {pieces} dummies, detachments and remaining NEI companies; at most 3"
+                "4.1", f"{where} holds {pieces} dummies, detachments and remaining NEI companies; at most {most}"
             )
     for mine in state.mines:
         box = data.map.boxes.get(mine.box)
         if box is None or box.kind != "mines":
             raise illegal("4.1", f"mine marker {mine.id} must be in a mine box, not {mine.box or 'nowhere'}")
     sealed = {slot for side, slot in state.sealed if side == ALLIED}
-    missing = [slot for slot in CONCEALED + MINES if slot not in sealed]
+    missing = [slot for slot in data.concealed_slots + data.mine_slots if slot not in sealed]
     if missing:
         raise illegal("4.1", f"the identities of {', '.join(missing)} must be sealed in the setup message")
 
@@ -163,17 +192,23 @@ def check_japanese_setup(data: "AmbonData", state: AmbonState) -> None:
         raise illegal("4.2", f"228-Art must set up with one of the 228th's battalions, not in {art}")
 
 
-def check_secrets(side: str, store: Mapping[str, str], options: tuple[str, ...]) -> list[str]:
+def check_secrets(data: "AmbonData", side: str, store: Mapping[str, str], options: tuple[str, ...]) -> list[str]:
     """4.1 / 14.2: what a side's sealed values must satisfy (checked by the
-    owner's client before sending, and by the audit after the game)."""
+    owner's client before sending, and by the audit after the game): as many
+    dummies and detachments as counters.toml has, as many real and dummy
+    mines as charts.toml says."""
     problems = []
     if side == ALLIED:
-        kinds = Counter(store.get(slot) for slot in CONCEALED)
-        if dict(kinds) != IDENTITIES:
-            problems.append(f"4.1: X1-X8 must be exactly 4 dummies and 4 detachments, are {dict(kinds)}")
-        mines = Counter(store.get(slot) for slot in MINES)
-        if dict(mines) != MINE_KINDS:
-            problems.append(f"4.1: M1-M8 must be exactly 5 real and 3 dummy mines, are {dict(mines)}")
+        slots, want = data.concealed_slots, {k: n for k, n in data.identities.items() if n}
+        kinds = Counter(store.get(slot) for slot in slots)
+        if dict(kinds) != want:
+            problems.append(f"4.1: {span(slots)} must be exactly {data.identities['dummy']} dummies and "
+                            f"{data.identities['detachment']} detachments, are {dict(kinds)}")
+        slots, want = data.mine_slots, {k: n for k, n in data.mine_kinds.items() if n}
+        mines = Counter(store.get(slot) for slot in slots)
+        if dict(mines) != want:
+            problems.append(f"4.1: {span(slots)} must be exactly {data.mine_kinds['real']} real and "
+                            f"{data.mine_kinds['dummy']} dummy mines, are {dict(mines)}")
     elif "14.2" in options and SECOND_WAVE_SLOT not in store:
         problems.append("14.2: the Second Wave note is missing")
     return problems

@@ -22,28 +22,25 @@ remaining on the map are not eliminated and so do not count for VP."
 
 Every number comes from the data: turns.toml ``[vp_awards]``,
 ``[optional_rules]``, ``[key_location_classes]`` (``uncontrolled_at_end``),
-``[[victory_bands]]``, and map.toml's per-turn key-location tracks.
+``[[victory_bands]]``, the turn track (which turn ends the game, which one
+opens with the surrender option), and map.toml's per-turn key-location
+tracks -- all checked when :class:`~pbem.games.ambon.data.AmbonData` loads.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pbem.engine.machine import illegal
-from pbem.errors import DataError
 from pbem.games.ambon.state import ALLIED, ELIMINATED, LANDING, AmbonState, Piece
 
 if TYPE_CHECKING:
-    from pbem.games.ambon.data import AmbonData
-
-SURRENDER_TURN = 8  # 3.2: "At the start of turn 8"
+    from pbem.games.ambon.data import AmbonData, KeyLocationClass
 
 
 def _award(data: "AmbonData", name: str) -> int:
-    try:
-        return int(data.turns["vp_awards"][name])
-    except KeyError:
-        raise DataError(f"turns.toml: [vp_awards] has no {name!r}") from None
+    """turns.toml ``[vp_awards]`` (every award is there: checked on load)."""
+    return data.vp_awards[name]
 
 
 def _eliminated_kind(data: "AmbonData", piece: Piece) -> str:
@@ -70,12 +67,10 @@ UNIT_LINES = (
 )
 
 
-def key_location_class(data: "AmbonData", hexlabel: str) -> dict[str, Any]:
-    """turns.toml ``[key_location_classes]``: the star class of a key location."""
-    for cls in data.turns.get("key_location_classes", {}).values():
-        if hexlabel in cls.get("hexes", ()):
-            return cls
-    raise DataError(f"turns.toml: key location {hexlabel} is in no [key_location_classes] table")
+def key_location_class(data: "AmbonData", hexlabel: str) -> "KeyLocationClass":
+    """turns.toml ``[key_location_classes]``: the star class of a key location
+    (every key location has one: checked on load)."""
+    return data.key_location_classes[hexlabel]
 
 
 def key_location_vp(data: "AmbonData", hexlabel: str, turn: int) -> int:
@@ -84,9 +79,10 @@ def key_location_vp(data: "AmbonData", hexlabel: str, turn: int) -> int:
     location = data.map.key_locations.get(data.map.hex(hexlabel))
     if location is None:
         raise illegal("3.0", f"{hexlabel} is not a key location")
-    if not 1 <= turn <= len(location.vp):
-        raise illegal("3.0", f"{location.name} ({hexlabel}) was taken on turn {turn}, off the turn track (1-{len(location.vp)})")
-    return location.vp[turn - 1]
+    first, last = data.first_turn, data.last_turn  # the track has one value a turn (checked on load)
+    if not first <= turn <= last:
+        raise illegal("3.0", f"{location.name} ({hexlabel}) was taken on turn {turn}, off the turn track ({first}-{last})")
+    return location.vp[turn - first]
 
 
 def victory_points(data: "AmbonData", state: AmbonState) -> tuple[int, list[tuple[str, int]]]:
@@ -129,15 +125,13 @@ def victory_points(data: "AmbonData", state: AmbonState) -> tuple[int, list[tupl
         elif state.surrendered:
             lines.append((f"{location.name} ({label}) held by the Allies at their surrender (3.2: no VP)", 0))
         else:
-            value = int(key_location_class(data, label)["uncontrolled_at_end"])
+            value = key_location_class(data, label).uncontrolled_at_end
             lines.append((f"{location.name} ({label}) held by the Allies at the end", value))
     if state.surrendered:
         lines.append(("the Allies surrendered (3.2)", _award(data, "allied_surrender")))
-    rules = data.turns.get("optional_rules", {})
     for rule in state.options:
-        if rule not in rules:
-            raise DataError(f"turns.toml: optional rule {rule} has no [optional_rules.\"{rule}\"] table")
-        lines.append((f"optional rule {rule} ({rules[rule].get('name', rule)})", int(rules[rule]["vp"])))
+        name, vp = data.optional_rules[rule]
+        lines.append((f"optional rule {rule} ({name})", vp))
     lines += [(why, int(vp)) for why, vp in state.vp_events]
     return sum(vp for _, vp in lines), lines
 
@@ -147,20 +141,20 @@ def victory_band(data: "AmbonData", total: int) -> str:
     victory; 21-30 VP: draw; 31-50 VP: Japanese victory; 51 VP or more:
     decisive Japanese victory" (turns.toml ``[[victory_bands]]``, min and max
     inclusive, absent = unbounded)."""
-    for band in data.turns.get("victory_bands", []):
-        low, high = band.get("min"), band.get("max")
-        if (low is None or total >= low) and (high is None or total <= high):
-            return str(band["name"])
-    raise DataError(f"turns.toml: no [[victory_bands]] entry covers {total} VP")
+    for band in data.victory_bands:  # in order, every total in one band (checked on load)
+        if (band.low is None or total >= band.low) and (band.high is None or total <= band.high):
+            return band.name
+    raise AssertionError(f"no victory band covers {total} VP")  # AmbonData refuses such bands
 
 
 def may_surrender(data: "AmbonData", state: AmbonState) -> bool:
     """3.2: "At the start of turn 8 [...], if at least one Allied HQ unit
-    remains on the map, the Allied player may surrender."
+    remains on the map, the Allied player may surrender."  Turn 8 is the
+    turn whose phases begin with ``allied-surrender-option`` in turns.toml.
 
     "The start of turn 8" is read as turn 8's Landing Phase before any landing
     has begun (``state.landings`` is emptied when each Landing Phase ends)."""
-    if state.surrendered or state.turn != SURRENDER_TURN or state.phase != LANDING:
+    if state.surrendered or state.phase != LANDING or not data.turn(state.turn).surrender_option:
         return False
     if state.landings or state.landing_combat is not None:
         return False
