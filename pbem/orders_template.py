@@ -407,8 +407,11 @@ def _ambon_setup(game: Any, state: Any, side: str, out: Sections) -> None:
                  '  place = "AUS-HQ"  hex = "1215"', '  conceal = "X1"  hex = "0913"  is = "dummy"   (sealed)',
                  '  mine = "M1"  box = "mine-1"  is = "real"   (sealed)', "4.1 requires:"]
         notes += [f"  {text}" for text, *_ in setup.ALLIED_REQUIREMENTS]
-        notes += [f"  X1-X8: {setup.IDENTITIES['dummy']} dummies and {setup.IDENTITIES['detachment']} detachments on "
-                  f"coastal hexes; M1-M8: {setup.MINE_KINDS['real']} real and {setup.MINE_KINDS['dummy']} dummy mines"]
+        data = game.data
+        xs, ms = data.concealed_slots, data.mine_slots
+        notes += [f"  {xs[0]}-{xs[-1]}: {data.identities['dummy']} dummies and {data.identities['detachment']} "
+                  f"detachments on coastal hexes; {ms[0]}-{ms[-1]}: {data.mine_kinds['real']} real and "
+                  f"{data.mine_kinds['dummy']} dummy mines"]
         out.awaited.append("your setup (4.1)")
         out.sections.append(Section("Allied setup (4.1)", notes, [{"setup": "historical"}]))
     else:
@@ -445,7 +448,8 @@ def _ambon_moves(game: Any, state: Any, side: str, out: Sections) -> None:
 
     data, gmap = game.data, game.map
     cost = movement.movement_cost(data, state, side)
-    turn1 = movement.turn1_movers(data, state) if state.turn == 1 and side == ALLIED else None
+    restricted = side == ALLIED and data.turn(state.turn).allied_move_restricted  # 7.1
+    turn1 = movement.turn1_movers(data, state) if restricted else None
     rows, notes, held = [], [], []
     for p in sorted(state.on_map(side), key=lambda p: p.id):
         if p.penalty in ("no-move", "opposed"):

@@ -176,17 +176,18 @@ class Solo:
     def house_identities(self, game_id: str) -> dict[str, str]:
         """4.1: which concealed pieces are dummies and which mines are real:
         a Fisher-Yates shuffle keyed by the house's per-game secret."""
-        from pbem.games.ambon import setup
+        from pbem import games
         from pbem.protocol.dice import DiceStream
 
         secret = session.game_secret(self.house, game_id, "allied")
         key = hmac.new(secret, b"pbem-solo-identities", hashlib.sha256).digest()
-        pieces = ["dummy"] * setup.IDENTITIES["dummy"] + ["detachment"] * setup.IDENTITIES["detachment"]
-        mines = ["real"] * setup.MINE_KINDS["real"] + ["dummy"] * setup.MINE_KINDS["dummy"]
+        data = games.get("ambon").data
+        pieces = ["dummy"] * data.identities["dummy"] + ["detachment"] * data.identities["detachment"]
+        mines = ["real"] * data.mine_kinds["real"] + ["dummy"] * data.mine_kinds["dummy"]
         stream = DiceStream(key, "identities")
         stream.shuffle(pieces)
         stream.shuffle(mines)
-        return {**dict(zip(setup.CONCEALED, pieces)), **dict(zip(setup.MINES, mines))}
+        return {**dict(zip(data.concealed_slots, pieces)), **dict(zip(data.mine_slots, mines))}
 
     # ------------------------------------------------------------------ the loop
 
