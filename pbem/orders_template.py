@@ -227,6 +227,28 @@ def _standing_ok(session: Any, match: Any, kept: list[list[dict[str, Any]]], bod
 # --------------------------------------------------------------------------- the dice game
 
 
+def note_sections(module: str, used: set[str], mine: list[Any], secrets: Mapping[str, str],
+                  reserved: str = "") -> list[Section]:
+    """The sealed-note sections every game with notes shares (pbem.engine.notes):
+    sealing a new note, and revealing each of yours still sealed (its text
+    shown to you alone)."""
+    slot = next(f"note-{i}" for i in range(1, 1000) if f"note-{i}" not in used)
+    sections = [Section(
+        f"Sealed notes ({module}.seal): only you can read one until you reveal it",
+        [f"slot: a new name (letters, digits, '_', '.', '-'{reserved}); text: what you commit to now"]
+        + ([f"slots you have used: {', '.join(sorted(used))}"] if used else []),
+        [{"type": "seal", "slot": slot, "text": "what only you should know for now"}],
+    )]
+    if mine:
+        sections.append(Section(
+            f"Reveals ({module}.reveal): your notes still sealed",
+            [f"  {n.slot} (sealed in {n.sealed_in:04d})" + (f": {secrets[n.slot]!r} [only you see this]"
+                                                            if n.slot in secrets else "") for n in mine],
+            [{"type": "reveal", "slot": n.slot} for n in mine],
+        ))
+    return sections
+
+
 def dice_sections(game: Any, state: Any, side: str, secrets: Mapping[str, str]) -> Sections:
     """dice: the order types, with examples; the notes you may reveal."""
     out = Sections()
@@ -242,26 +264,13 @@ def dice_sections(game: Any, state: Any, side: str, secrets: Mapping[str, str]) 
         return out
     out.awaited.append("your orders: any number of rolls, seals and reveals, or 'end' (the message then goes to "
                        f"{next(s for s in game.sides if s != side)})")
-    slot = next(f"note-{i}" for i in range(1, 1000) if f"note-{i}" not in used)
     out.sections.append(Section(
         "Rolls (dice.roll): declared now, rolled when the reply arrives -- neither player can bias or preview them",
         ['dice: NdS with an optional +/- modifier, several terms joined by +: "2d6+1", "d20", "3d6-2"',
          "note: what the roll is for (public)"],
         [{"type": "roll", "dice": "2d6", "note": "describe the roll"}],
     ))
-    out.sections.append(Section(
-        "Sealed notes (dice.seal): only you can read one until you reveal it",
-        ["slot: a new name (letters, digits, '_', '.', '-'); text: what you commit to now"]
-        + ([f"slots you have used: {', '.join(sorted(used))}"] if used else []),
-        [{"type": "seal", "slot": slot, "text": "what only you should know for now"}],
-    ))
-    if mine:
-        out.sections.append(Section(
-            "Reveals (dice.reveal): your notes still sealed",
-            [f"  {n.slot} (sealed in {n.sealed_in:04d})" + (f": {secrets[n.slot]!r} [only you see this]"
-                                                            if n.slot in secrets else "") for n in mine],
-            [{"type": "reveal", "slot": n.slot} for n in mine],
-        ))
+    out.sections += note_sections("dice", used, mine, secrets)
     out.sections.append(Section(
         "Ending the game (dice.end): the reply closes it and both secrets are revealed for the audit",
         ["to end it, add these two lines (no order may follow them):", "[[order]]", 'type = "end"'],

@@ -19,7 +19,7 @@ from pbem.engine.machine import RevealDue
 from pbem.errors import InputError
 from pbem.games.asl import dare_death
 from pbem.games.asl.game import ALLIED, AXIS, MAX_PURPOSE, AslState, Setup
-from pbem.orders_template import Section, Sections
+from pbem.orders_template import Section, Sections, note_sections
 
 POSITION_HELP = [
     "both need a [position] table in the same orders file: your units, their hexes and markers, the enemy",
@@ -99,21 +99,8 @@ def _notes_sections(state: AslState, side: str, secrets: Mapping[str, str], out:
     mine = [n for n in state.slots if n.side == side and n.value is None and dare_death.squad_of(n.slot) is None]
     used = {n.slot for n in state.slots if n.side == side}
     named = {slot for slot in used if dare_death.squad_of(slot) is None}  # the designations are not notes
-    if seal:
-        slot = next(f"note-{i}" for i in range(1, 1000) if f"note-{i}" not in used)
-        out.sections.append(Section(
-            "Sealed notes (asl.seal): only you can read one until you reveal it",
-            ["slot: a new name (letters, digits, '_', '.', '-'; not starting 'dd-'); text: what you commit to now"]
-            + ([f"slots you have used: {', '.join(sorted(named))}"] if named else []),
-            [{"type": "seal", "slot": slot, "text": "what only you should know for now"}],
-        ))
-    if mine:
-        out.sections.append(Section(
-            "Reveals (asl.reveal): your notes still sealed",
-            [f"  {n.slot} (sealed in {n.sealed_in:04d})" + (f": {secrets[n.slot]!r} [only you see this]"
-                                                            if n.slot in secrets else "") for n in mine],
-            [{"type": "reveal", "slot": n.slot} for n in mine],
-        ))
+    sections = note_sections("asl", named, mine, secrets, reserved="; not starting 'dd-'")
+    out.sections += sections if seal else sections[1:]
     return [n.slot for n in mine]
 
 
