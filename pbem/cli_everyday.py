@@ -312,6 +312,8 @@ def status(directories: tuple[str, ...], as_json: bool) -> None:
     Never asks for a passphrase: with an encrypted key and no
     PBEM_PASSPHRASE, a game whose last message is your opponent's shows the
     phase before the dice it keys (which your key computes on receipt).
+
+    Example: pbem status games/bob games/carol
     """
     from rich.table import Table
 

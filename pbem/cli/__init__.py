@@ -189,7 +189,10 @@ def key_new(name: str, no_passphrase: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print fingerprint and key as JSON.")
 @handles_errors
 def key_show(as_json: bool) -> None:
-    """Print your public key as an OpenSSH line (give it to opponents)."""
+    """Print your public key as an OpenSSH line (give it to opponents).
+
+    Example: pbem key show > ann.pub
+    """
     public = keystore().public()
     if as_json:
         emit_json({"fingerprint": public.fingerprint, "public_key": public.openssh()})
@@ -201,7 +204,10 @@ def key_show(as_json: bool) -> None:
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @handles_errors
 def key_import(path: str) -> None:
-    """Adopt an existing OpenSSH ed25519 key, e.g. ~/.ssh/id_ed25519."""
+    """Adopt an existing OpenSSH ed25519 key, e.g. ~/.ssh/id_ed25519.
+
+    Example: pbem key import ~/.ssh/id_ed25519
+    """
     from pbem.protocol.sshwire import is_encrypted
 
     data = Path(path).read_bytes()
@@ -351,7 +357,13 @@ def join(proposal: str, directory: str, orders_path: str | None, data: str | Non
          as_json: bool) -> None:
     """Accept a proposal (message 0) and write message 1.
 
-    The last line printed is the file to send back.
+    The last line printed is the file to send back.  A game that needs your
+    first orders in message 1 (the Ambon Allied setup) takes them with
+    --orders; `pbem orders PROPOSAL` writes their template.
+
+    \b
+    Example: pbem join 0000-first.pbem --dir games/ann
+             pbem join 0000-japanese.pbem --dir games/ann --orders setup.toml
     """
     from pbem.errors import IllegalOrderError
     from pbem.match import session
@@ -428,6 +440,8 @@ def play(directory: str, orders_path: str | None, as_json: bool) -> None:
 
     Without --orders you are asked at the terminal.  The last line printed is
     the file to send.
+
+    Example: pbem orders games/bob --out turn.toml; pbem play games/bob --orders turn.toml
     """
     from pbem.match import session
     from pbem.render import console as render
@@ -536,6 +550,8 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
     your key if it has a passphrase): while no message, terminal or pbem
     file changes, showing the game again skips the replay (--fresh replays
     anyway).
+
+    Example: pbem show games/bob --svg board.svg
     """
     from pbem.match import viewcache
 
@@ -608,7 +624,10 @@ def write_svg(path: str, game: Any, view: Any, title: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print events and rolls as JSON.")
 @handles_errors
 def log(directory: str, as_json: bool) -> None:
-    """The event log: every roll with its dice, result and keying message."""
+    """The event log: every roll with its dice, result and keying message.
+
+    Example: pbem log games/bob
+    """
     from pbem.match import session
     from pbem.render import console as render
 
@@ -769,7 +788,10 @@ def data() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the sets as JSON.")
 @handles_errors
 def data_list(games: tuple[str, ...], as_json: bool) -> None:
-    """Each data set (shipped and installed) of GAMES (default: every game with data), with its hash."""
+    """Each data set (shipped and installed) of GAMES (default: every game with data), with its hash.
+
+    Example: pbem data list ambon
+    """
     from pbem import games as registry
     from pbem.match import datasets
 
@@ -789,7 +811,10 @@ def data_list(games: tuple[str, ...], as_json: bool) -> None:
 @handles_errors
 def data_add(game_name: str, directory: str, name: str | None) -> None:
     """Check DIRECTORY's data files by loading GAME with them (files it lacks
-    come from the shipped set) and install them in your keystore."""
+    come from the shipped set) and install them in your keystore.
+
+    Example: pbem data add ambon ~/ambon-printed --name printed
+    """
     from pbem.match import datasets
 
     found, new = datasets.install(game_name, directory, name)
