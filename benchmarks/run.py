@@ -178,7 +178,7 @@ def startup(games: dict[str, Path], runs: int, cache: Path) -> None:
                f"`python -c 'import click'` {fmt_s(t_click)}", t_show / t_click, "<= 1.5", t_show / t_click <= 1.5,
                cpu_note(f"show {game}", "click") + "; the view kept from the last show (nothing changed since)")
     t_fresh = best["show ambon fresh"]
-    figure("start-up", "`pbem show --fresh` (ambon): the first show after a new message", fmt_s(t_fresh),
+    figure("start-up", "`pbem show --fresh` (ambon): a show with no view kept", fmt_s(t_fresh),
            f"`import click, rich, cryptography` {fmt_s(t_needed)}", t_fresh / t_needed, "", None,
            cpu_note("show ambon fresh", "needed") + "; verifies, replays and draws the whole game")
     figure("start-up", "`pbem show --fresh` (ambon) vs `pbem verify` (ambon)", fmt_s(t_fresh),
@@ -501,13 +501,15 @@ def report(command: str, seconds: float) -> str:
         lines += [""] + notes + ([""] if notes else [])
         if section == "start-up":
             lines += [
-                "Reading these: `pbem show` draws the game once, after a message arrives,",
-                "and keeps the text in the keystore (`pbem/match/viewcache.py`); while",
-                "no message, terminal setting or pbem file changes, `show` reads the",
-                "message files, checks their digest and prints the kept text, so it needs",
-                "neither rich nor the game module (nor `cryptography` when the key has no",
-                "passphrase).  `show --fresh` is the first show after a new message:",
-                "it verifies and replays the game like `verify`, then draws it with rich.",
+                "Reading these: `pbem show` keeps the text it drew in the keystore",
+                "(`pbem/match/viewcache.py`), and `receive` and `play` at a terminal draw",
+                "and keep it too; while no message, terminal setting or pbem file",
+                "changes, `show` reads the message files, checks their digest and prints",
+                "the kept text, so it needs neither rich nor the game module (nor",
+                "`cryptography` when the key has no passphrase).  `show --fresh` is what",
+                "a show costs when no view is kept (a message imported by a script, a",
+                "new terminal size): it verifies and replays the game like `verify`,",
+                "then draws it with rich.",
                 "",
             ]
         if section == "scaling":

@@ -226,3 +226,21 @@ def test_7_a_kept_view_needs_neither_rich_nor_the_game_nor_cryptography(started)
     assert "rich" in first and "cryptography" in first and "pbem.games.dice" in first
     assert second == "[]", second
     assert runs[0].stdout == runs[1].stdout and "first" in runs[1].stdout
+
+
+def test_7_receive_and_play_at_a_terminal_keep_the_view_the_next_show_prints(started, tmp_path, loads, monkeypatch):
+    """The show that follows a receive at a terminal is the kept one: no replay."""
+    import pbem.cli
+
+    a, b = started
+    monkeypatch.setattr(pbem.cli, "interactive_output", lambda: True)
+    sent = tmp_path / "roll.toml"
+    sent.write_text('[[order]]\ntype = "roll"\ndice = "2d6"\n')
+    r = a.run("play", a.game, "--orders", sent)
+    assert r.exit_code == 0, r.output
+    r = b.run("receive", b.game, last_line(r.output))
+    assert r.exit_code == 0, r.output
+    loads.clear()
+    shown = show(b)
+    assert loads == [], "the show after receive replayed"
+    assert shown == show(b, "--fresh") and "first" in shown

@@ -414,7 +414,8 @@ def receive(directory: str, files: tuple[str, ...], as_json: bool) -> None:
         import_command = click.get_current_context().find_root().command.get_command(click.get_current_context(), "import")
         return click.get_current_context().invoke(import_command, directory=directory, sources=files, as_json=as_json)
 
-    result = session.receive(directory, files, load_identity())
+    identity = load_identity()
+    result = session.receive(directory, files, identity)
     first_new = min(session_seq(p) for p in result.imported)
     if as_json:
         emit_json(render.match_json(result.match, since=first_new))
@@ -424,6 +425,7 @@ def receive(directory: str, files: tuple[str, ...], as_json: bool) -> None:
         out.print(f"imported {path}")
     render.print_events(out, result.match, since=first_new)
     render.print_turn(out, result.match)
+    keep_view(directory, identity)
 
 
 def session_seq(path: Path) -> int:
@@ -471,6 +473,7 @@ def play(directory: str, orders_path: str | None, as_json: bool) -> None:
     for event in result.events:
         out.print(event.sentence(), markup=False)
     render.print_turn(out, result.match)
+    keep_view(directory, identity)
     click.echo(result.path)
 
 
@@ -574,18 +577,52 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
         from pbem.render.html import match_html
 
         write_output(html_path, match_html(match))
-    if as_json:
-        from pbem.render import console as render
-
-        text = json.dumps(render.match_json(match), indent=2, sort_keys=True) + "\n"
-    else:
-        out = console()
-        with out.capture() as captured:
-            draw_match(out, match, view)
-        text = captured.get()
+    text = shown_text(match, view, mode)
     _write_out(text)
     if digest is not None:
         viewcache.store(directory, owner, digest, mode, shape, match.game, text, unlock())
+
+
+def shown_text(match: Any, view: Any, mode: str) -> str:
+    """What `pbem show` prints: the board (``mode`` "board") or the JSON view."""
+    if mode == "json":
+        from pbem.render import console as render
+
+        return json.dumps(render.match_json(match), indent=2, sort_keys=True) + "\n"
+    out = console()
+    with out.capture() as captured:
+        draw_match(out, match, view)
+    return captured.get()
+
+
+def interactive_output() -> bool:
+    """Output goes to a terminal (someone will look at it, and may `pbem show` next)."""
+    return sys.stdout.isatty()
+
+
+def keep_view(directory: str | Path, identity: Any) -> None:
+    """After `receive` or `play` at a terminal: draw the board as `pbem show`
+    will, from the files, and keep it (pbem.match.viewcache), so the show
+    that usually follows is instant.  Best effort: the command has done its
+    work, so a view that cannot be drawn or kept is left to `show`."""
+    from pbem.errors import PbemError
+    from pbem.match import session, viewcache
+
+    if not interactive_output():
+        return
+    owner = viewcache.Owner.of(keystore().path)
+    digest = viewcache.files_digest(directory) if owner else None
+    if digest is None:
+        return
+    shape = viewcache.console_inputs()
+    try:
+        if viewcache.lookup(directory, owner, digest, "board", shape, lambda: identity) is not None:
+            return
+        match = session.load(directory, identity)
+        text = shown_text(match, match.view(), "board")
+    except PbemError:
+        return
+    viewcache.store(directory, owner, digest, "board", shape, match.game, text, identity)
 
 
 def draw_match(out: Any, match: Any, view: Any) -> None:
