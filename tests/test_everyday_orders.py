@@ -11,7 +11,8 @@ from conftest import last_line
 from everyday_support import ROLL, SEAL, ambon_opening, play
 
 from pbem.engine.machine import MessageEnd, Ordered
-from pbem.orders_template import ambon_sections, template, uncomment_examples
+from pbem.games.ambon.template import sections as ambon_sections
+from pbem.orders_template import template, uncomment_examples
 
 POSITION_15_0 = Path(__file__).parent.parent / "examples" / "ambon" / "position-15-0.toml"
 

@@ -443,6 +443,15 @@ class AmbonGame:
                 due.append(DecisionDue(b.side, "advance", f"advance into {b.target}?", options, rule="11.4"))
         return tuple(due)
 
+    def orders_template(self, state: AmbonState, side: str, secrets: Mapping[str, str]) -> Any:
+        """The game's part of ``pbem orders DIR``: reveals owed, open
+        decisions, setup, landings, movement, bombardment targets, attacks
+        and their odds, the bot's example orders
+        (:mod:`pbem.games.ambon.template`)."""
+        from pbem.games.ambon import template
+
+        return template.sections(self, state, side, secrets)
+
     # ------------------------------------------------------------------ hidden information
 
     def _slot_owner(self, slot: str) -> str | None:

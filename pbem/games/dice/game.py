@@ -238,6 +238,14 @@ class DiceGame(Dispatching):
     def is_ending(self, state: DiceState) -> bool:
         return state.ending_by is not None
 
+    def orders_template(self, state: DiceState, side: str, secrets: Mapping[str, str]) -> Any:
+        """The game's part of ``pbem orders DIR``: the order types with
+        examples, the notes still sealed, the rolls pending
+        (:mod:`pbem.games.dice.template`)."""
+        from pbem.games.dice import template
+
+        return template.sections(self, state, side, secrets)
+
     def view(self, state: DiceState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
         secrets = secrets or {}
         notes = []

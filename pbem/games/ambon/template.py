@@ -1,0 +1,326 @@
+"""What an Ambon player may order now: the game's part of ``pbem orders DIR``
+(:mod:`pbem.orders_template`).
+
+* the reveals owed (made by ``pbem play``) and, for the Allies, the concealed
+  pieces that may be revealed at will (13.1);
+* the decisions open now: HQ support (11.1), advance (11.4), surrender (3.2);
+* the setup (4.1, 4.2) with the turn-1 landings, and the standing
+  instructions pbem's simple bot would give;
+* in the side's own phases: the landings (6.0), the units that may move and
+  the hexes they reach (7.0-9.0), the legal bombardment targets (10.0, and
+  14.1 defensive bombardment in the enemy's combat phase), every possible
+  attack with the odds it would get (11.0-11.2);
+* example orders: pbem's simple bot's orders for this position
+  (:class:`pbem.games.ambon.bot.AmbonBot`), checked again by
+  :func:`pbem.orders_template.for_match`.
+
+The player's own sealed values appear marked ``[only you see this]``: the
+template is for the player only.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any, Mapping
+
+from pbem.engine.machine import replace
+from pbem.engine.paths import format_mp, reachable
+from pbem.errors import PbemError
+from pbem.games.ambon import battle, bombardment, combat, landing, movement, setup
+from pbem.games.ambon.bot import STANDING, AmbonBot
+from pbem.games.ambon.state import (
+    A_BOMBARDMENT,
+    A_COMBAT,
+    A_MOVEMENT,
+    ALLIED,
+    J_BOMBARDMENT,
+    J_COMBAT,
+    J_MOVEMENT,
+    JAPANESE,
+    LANDING,
+    PHASE_SIDE,
+    PHASES,
+    SETUP_ALLIED,
+    SETUP_JAPANESE,
+    AmbonState,
+    Battle,
+    other,
+)
+from pbem.orders_template import Section, Sections
+
+
+def sections(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str]) -> Sections:
+    """Ambon: open decisions, reveals owed, setup, landings, movement
+    (allowances, reachable hexes), bombardment targets, attacks and their
+    odds; the examples are pbem's simple bot's orders for this position
+    (checked again by :func:`pbem.orders_template.for_match`)."""
+    out = Sections()
+    phase = state.phase
+    phasing = PHASE_SIDE.get(phase)
+    out.choices = {"phase": phase, "turn": state.turn}
+    _reveals(game, state, side, secrets, out)
+    _decisions(game, state, side, out)
+    if phase in (SETUP_ALLIED, SETUP_JAPANESE):
+        _setup(game, state, side, out)
+        return out
+    mine = _phases_of(side)
+    if phasing == side and not state.closing:
+        if side == JAPANESE and phase == LANDING:
+            _landings(game, state, out)
+        if _not_past(phase, mine[0]):
+            _moves(game, state, side, out)
+        if _not_past(phase, mine[1]):
+            _bombardments(game, state, side, out, defensive=False)
+        if _not_past(phase, mine[2]):
+            _attacks(game, state, side, out)
+        out.awaited.insert(0, f"your orders for the {phase} phase and, in the same message, your later phases "
+                              f"(each phase's orders in turn; the message stops where dice or your opponent must come first)")
+    elif phase in (J_COMBAT, A_COMBAT) and phasing != side and state.option("14.1"):
+        _bombardments(game, state, side, out, defensive=True)
+    if not out.awaited:
+        out.awaited.append(f"nothing but the message itself: it is the {phase} phase ({phasing or 'nobody'} to act); "
+                           "an empty orders file passes the turn and reveals the chain value that keys the dice")
+    _examples(game, state, side, out)
+    return out
+
+
+def _phases_of(side: str) -> tuple[str, str, str]:
+    """``side``'s movement, bombardment and combat phases."""
+    if side == JAPANESE:
+        return J_MOVEMENT, J_BOMBARDMENT, J_COMBAT
+    return A_MOVEMENT, A_BOMBARDMENT, A_COMBAT
+
+
+def _not_past(phase: str, target: str) -> bool:
+    return phase in PHASES and PHASES.index(phase) <= PHASES.index(target)
+
+
+def _reveals(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str], out: Sections) -> None:
+    owed = [r for r in state.owed if r.side == side]
+    if owed:
+        out.awaited.append("the reveal of " + ", ".join(r.slot for r in owed) + ": made automatically when you play")
+        out.sections.append(Section(
+            "Reveals owed (made automatically by pbem play; nothing to write)",
+            [f"  {r.slot} ({r.rule}: {r.why})" + (f" -- sealed: {secrets[r.slot]} [only you see this]" if r.slot in secrets else "")
+             for r in owed],
+        ))
+    out.choices["reveals_owed"] = [{"slot": r.slot, "rule": r.rule, "why": r.why} for r in owed]
+    if side == ALLIED:
+        concealed = [p for p in state.on_map(side) if p.concealed]
+        if concealed:
+            notes = ['13.1: you may reveal a concealed piece at any time: reveal = "X1"']
+            notes += [f"  {p.id} in {p.where}" + (f": {secrets[p.id]} [only you see this]" if p.id in secrets else "")
+                      for p in concealed]
+            out.sections.append(Section("Your concealed pieces (voluntary reveals)", notes))
+        out.choices["concealed"] = [{"piece": p.id, "where": p.where} for p in concealed]
+
+
+def _decisions(game: Any, state: AmbonState, side: str, out: Sections) -> None:
+    data = game.data
+    decisions: list[dict[str, Any]] = []
+    examples: list[dict[str, Any]] = []
+    notes: list[str] = []
+    lc = state.landing_combat
+    if lc is not None and lc.stage == "support" and side == ALLIED:
+        target = data.lanes[lc.lane].target
+        options = landing.supporting_hqs(data, state, ALLIED, target) + ["none"]
+        notes.append(f"11.1 HQ support for the defence of {target} against the landing: support = one of {', '.join(options)}")
+        decisions.append({"kind": "hq-support", "target": target, "options": options, "rule": "11.1"})
+        examples.append({"support": options[0]})
+    for b in state.battles:
+        if b.stage == "support" and other(b.side) == side:
+            options = battle.support_options(data, state, b) + ["none"]
+            notes.append(f"11.1 HQ support for the defence of {b.target}: support = one of {', '.join(options)}"
+                         f"  (left out: no support)")
+            decisions.append({"kind": "hq-support", "target": b.target, "options": options, "rule": "11.1"})
+            examples.append({"support": options[0], "target": b.target})
+        elif b.stage == "advance" and b.side == side:
+            options = battle.advance_candidates(data, state, b)
+            notes.append(f"11.4 advance into {b.target}: advance = a list of {', '.join(options)} ([] to stay)"
+                         f"  (left out: nobody advances)")
+            decisions.append({"kind": "advance", "target": b.target, "options": options, "rule": "11.4"})
+            examples.append({"advance": options, "target": b.target})
+    if state.surrender_offered and side == ALLIED:
+        notes.append('3.2 surrender at the start of turn 8? surrender = "yes" ends the game, "no" fights on')
+        decisions.append({"kind": "surrender", "options": ["yes", "no"], "rule": "3.2"})
+        examples.append({"surrender": "no"})
+    out.choices["decisions"] = decisions
+    if decisions:
+        out.awaited.append("your decision(s): " + "; ".join(
+            f"{d['kind']}" + (f" at {d['target']}" if d.get("target") else "") for d in decisions))
+        out.sections.append(Section("Decisions open now", notes, examples))
+
+
+def _setup(game: Any, state: AmbonState, side: str, out: Sections) -> None:
+    if (state.phase == SETUP_ALLIED) != (side == ALLIED):
+        return
+    if side == ALLIED:
+        notes = ['setup = "historical" places everything as the scenario file does (identities sealed),',
+                 "or one order per piece (examples/ambon/1-allied-setup.toml spells it out):",
+                 '  place = "AUS-HQ"  hex = "1215"', '  conceal = "X1"  hex = "0913"  is = "dummy"   (sealed)',
+                 '  mine = "M1"  box = "mine-1"  is = "real"   (sealed)', "4.1 requires:"]
+        notes += [f"  {text}" for text, *_ in setup.ALLIED_REQUIREMENTS]
+        data = game.data
+        xs, ms = data.concealed_slots, data.mine_slots
+        notes += [f"  {xs[0]}-{xs[-1]}: {data.identities['dummy']} dummies and {data.identities['detachment']} "
+                  f"detachments on coastal hexes; {ms[0]}-{ms[-1]}: {data.mine_kinds['real']} real and "
+                  f"{data.mine_kinds['dummy']} dummy mines"]
+        out.awaited.append("your setup (4.1)")
+        out.sections.append(Section("Allied setup (4.1)", notes, [{"setup": "historical"}]))
+    else:
+        notes = ['setup = "historical" puts each unit in its scenario box, or one order per box:',
+                 '  wave = "fw-laha"  units = ["3.A", "3.B"]',
+                 "and, in the same message, the turn-1 landings: land = FIRST-WAVE BOX (or postpone = ...)"]
+        out.awaited.append("your setup (4.2) and the turn-1 landings (6.0)")
+        examples = [{"setup": "historical"}] + [{"land": lane.first_wave} for lane in game.data.lanes.values()]
+        out.sections.append(Section("Japanese setup (4.2) and landings (6.0)", notes, examples))
+    out.standing = dict(STANDING.get(side, {}))
+
+
+def _landings(game: Any, state: AmbonState, out: Sections) -> None:
+    data = game.data
+    boxes = [lane for lane in data.lanes.values() if state.at(lane.first_wave)]
+    ordered = {l.lane for l in state.landings}
+    open_boxes = [lane for lane in boxes if lane.id not in ordered]
+    if not open_boxes:
+        return
+    notes = [f"  {lane.first_wave} -> {lane.target} ({lane.name}): {', '.join(p.id for p in state.at(lane.first_wave))}"
+             + (f"; mine box {lane.mine_box}" if lane.mine_box else "") for lane in open_boxes]
+    notes.append('each box: land = "BOX" or postpone = "BOX"; the landing dice wait for the Allied reveals, '
+                 "so your moves come in your next message")
+    out.choices["landings"] = [{"box": lane.first_wave, "target": lane.target} for lane in open_boxes]
+    out.sections.append(Section("Landings (6.0)", notes, []))
+
+
+def _moves(game: Any, state: AmbonState, side: str, out: Sections) -> None:
+    data, gmap = game.data, game.map
+    cost = movement.movement_cost(data, state, side)
+    restricted = side == ALLIED and data.turn(state.turn).allied_move_restricted  # 7.1
+    turn1 = movement.turn1_movers(data, state) if restricted else None
+    rows, notes, held = [], [], []
+    for p in sorted(state.on_map(side), key=lambda p: p.id):
+        if p.penalty in ("no-move", "opposed"):
+            held.append(f"{p.id} ({'6.3 opposed landing' if p.penalty == 'opposed' else '6.2 No Move'})")
+            continue
+        if turn1 is not None and p.id not in turn1:
+            continue
+        left = movement.allowance(data, p) - p.spent
+        if left <= 0:
+            continue
+        here = gmap.hex(p.where)
+        reach = {gmap.label(h): c for h, c in reachable(here, left, cost).items() if h != here}
+        if not reach:
+            continue
+        rows.append({"unit": p.id, "where": p.where, "left_half_mp": left, "reachable": reach})
+        shown = [f"{h} ({format_mp(c)})" for h, c in sorted(reach.items(), key=lambda kv: (-kv[1], kv[0]))[:8]]
+        more = len(reach) - len(shown)
+        notes.append(f"  {p.id} in {p.where}: {format_mp(left)} left; reaches {len(reach)} hexes, farthest "
+                     + ", ".join(shown) + (f" and {more} more" if more > 0 else ""))
+    if turn1 is not None:
+        notes.append("7.1: on turn 1 only Allied units within 4 land hexes of a Japanese unit may move")
+    if held:
+        notes.append("may not move: " + ", ".join(held))
+    out.choices["moves"] = rows
+    if rows or held:
+        notes.insert(0, 'move = "UNIT: HEX HEX ..." -- the path from the unit\'s hex, one hex per step (7.0)')
+        out.sections.append(Section("Movement (7.0-9.0): your units that may move", notes))
+
+
+def _bombardments(game: Any, state: AmbonState, side: str, out: Sections, *, defensive: bool) -> None:
+    data = game.data
+    phase_state = state if defensive else replace(state, phase=_phases_of(side)[1], closing=False)
+    rows, notes = [], []
+    for unit in bombardment.artillery_units(data, phase_state, side):
+        targets = []
+        for target in sorted(phase_state.on_map(other(side)), key=lambda p: p.id):
+            try:
+                bombardment.check_bombardment(data, phase_state, unit.id, target.id, defensive=defensive)
+            except PbemError:
+                continue
+            targets.append(target)
+        if not targets:
+            continue
+        spec = data.spec(unit)
+        rows.append({"unit": unit.id, "where": unit.where, "strength": spec.bombard, "range": spec.range,
+                     "targets": [{"id": t.id, "where": t.where} for t in targets]})
+        notes.append(f"  {unit.id} in {unit.where} (bombardment {spec.bombard}, range {spec.range}): "
+                     + ", ".join(f"{t.id} in {t.where}" for t in targets))
+    out.choices["defensive_bombardment" if defensive else "bombardment"] = rows
+    if rows:
+        title = "Defensive bombardment (14.1)" if defensive else "Bombardment (10.0): legal targets from where your units are now"
+        notes.insert(0, 'bombard = "UNIT"  target = "ENEMY UNIT" -- a die <= the strength disrupts the target'
+                     + ("" if defensive else "; your attacks then wait for the bombardment dice (next message)"))
+        out.sections.append(Section(title, notes))
+
+
+def _attacks(game: Any, state: AmbonState, side: str, out: Sections) -> None:
+    data, gmap = game.data, game.map
+    now = replace(state, phase=_phases_of(side)[2], closing=False, battles=())
+    rows, notes = [], []
+    for where in sorted({p.where for p in now.on_map(other(side))}):
+        defenders = [p for p in now.at(where) if p.side != side]
+        t = gmap.hex(where)
+        attackers = [
+            p for p in now.on_map(side)
+            if gmap.hex(p.where).is_adjacent(t) and not gmap.has("all_sea", gmap.hex(p.where), t)
+            and not data.spec(p).hq and not data.spec(p).artillery and p.penalty != "opposed"
+            and movement.overstacking(data, now, p.where) != "physical"
+        ]
+        if not attackers:
+            continue
+        ids = [p.id for p in attackers]
+        b = Battle(target=where, side=side, attackers=tuple(ids))
+        trial = replace(now, battles=(b,))
+        attack, halved = battle.attack_strength(data, trial, b)
+        try:
+            odds = combat.odds(data, trial, attack, defenders, where, across=[p.where for p in attackers])
+        except PbemError as err:
+            notes.append(f"  {where}: {err}")
+            continue
+        hqs = []
+        for hq in battle.hqs_in_range(data, now, side, where):
+            try:
+                battle.check_support(data, now, side, hq.id, where, ids, [d.id for d in defenders])
+            except PbemError:
+                continue
+            hqs.append(hq.id)
+        drm = ", ".join(f"{v:+d} {why}" for why, v in odds.drms)
+        shift = ", ".join(f"{v:+d} {why}" for why, v in odds.shifts)
+        shown_def = ", ".join(d.id + ("?" if d.concealed else "") for d in defenders)
+        rows.append({
+            "target": where, "defenders": [d.id for d in defenders], "with": ids,
+            "attack": combat.fmt(Fraction(attack)), "defence": combat.fmt(odds.defence),
+            "column": odds.column, "final": odds.final, "drm": odds.drm, "hq": hqs,
+        })
+        notes.append(
+            f'  attack = "{where}"  with = {json.dumps(ids)}: '
+            f"{shown_def}; {combat.fmt(Fraction(attack))} against {combat.fmt(odds.defence)} = {odds.column}"
+            + (f" -> {odds.final} ({shift})" if odds.shifts else "")
+            + (f"; DRM {drm}" if drm else "")
+            + (f"; HQ support possible: {', '.join(hqs)} (hq = ..., DRM +1)" if hqs else "")
+        )
+        notes += [f"      {h}" for h in halved]
+    out.choices["attacks"] = rows
+    if rows:
+        notes.insert(0, "every enemy hex your units are next to, attacked by all of them (leave some out if you "
+                        "like); odds from the position now, before any move you order; '?' marks a concealed piece, "
+                        "counted as a detachment (11.0-11.2)")
+        out.sections.append(Section("Combat (11.0): possible attacks and the odds each would get", notes))
+
+
+def _examples(game: Any, state: AmbonState, side: str, out: Sections) -> None:
+    try:
+        doc = AmbonBot(game).orders(state, side, state.seq + 1)
+    except PbemError:
+        return
+    orders = [o for o in doc.get("order", []) if "setup" not in o]
+    if orders:
+        out.sections.append(Section(
+            "Example orders for this position (what pbem's simple bot would give; legal together)",
+            ["keep, change or delete them; each [[order]] is one move, landing, bombardment or attack"],
+            orders,
+        ))
+
+
+__all__ = ["sections"]
