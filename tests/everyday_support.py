@@ -15,7 +15,7 @@ from pathlib import Path
 from conftest import Player, last_line
 
 from pbem.cli import main
-from pbem.cli_everyday import register
+from pbem.cli.everyday import register
 
 register(main)
 

@@ -10,7 +10,7 @@ import click
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.cli_everyday import COMMANDS, progress_bar, register
+from pbem.cli.everyday import COMMANDS, progress_bar, register
 
 
 def test_register_adds_each_command_once_and_keeps_existing_ones():
@@ -41,7 +41,7 @@ def test_help_of_every_everyday_command_works_without_a_key(tmp_path):
 
 
 def test_the_module_imports_no_library_at_import_time():
-    code = ("import sys; import pbem.cli_everyday; "
+    code = ("import sys; import pbem.cli.everyday; "
             "heavy = [m for m in ('pbem.match.session', 'pbem.mailbox_io', 'pbem.mail_out', 'pbem.orders_template', "
             "'pbem.status', 'pbem.render.html', 'rich.progress', 'smtplib') if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()

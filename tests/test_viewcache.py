@@ -215,7 +215,7 @@ def test_7_a_kept_view_needs_neither_rich_nor_the_game_nor_cryptography(started)
         "    main(['show', sys.argv[1]], standalone_mode=False)\n"
         "finally:\n"
         "    heavy = {m.split('.')[0] for m in sys.modules if m.split('.')[0] in ('rich', 'cryptography')}\n"
-        "    heavy |= {m for m in sys.modules if m.startswith('pbem.games.') or m == 'pbem.cli_everyday'}\n"
+        "    heavy |= {m for m in sys.modules if m.startswith('pbem.games.') or m == 'pbem.cli.everyday'}\n"
         "    print('HEAVY', sorted(heavy), file=sys.stderr)\n"
     )
     env = {**os.environ, "PBEM_HOME": str(a.home), "COLUMNS": "100"}

@@ -489,7 +489,7 @@ def ask_for(match: Any) -> dict[str, Any]:
 
     name = match.game.name
     if name == "calumpit":
-        from pbem.cli_calumpit import ask_orders as calumpit_orders
+        from pbem.cli.calumpit import ask_orders as calumpit_orders
 
         return calumpit_orders(match)
     if name == "ambon":
@@ -503,7 +503,7 @@ def ask_for(match: Any) -> dict[str, Any]:
     if name == "dice":
         return ask_orders(match)
     if name == "asl":
-        from pbem.cli_asl import ask_orders as asl_orders
+        from pbem.cli.asl import ask_orders as asl_orders
 
         return asl_orders(match)
     raise UsageError(f"the {name} game takes its orders from a file: pbem play DIR --orders FILE (see pbem orders DIR)")
@@ -710,7 +710,7 @@ def verify(paths: tuple[str, ...], audit: bool, as_json: bool, extract: str | No
     from pbem.match import session
     from pbem.render import console as render
 
-    from pbem.cli_everyday import progress_bar
+    from pbem.cli.everyday import progress_bar
 
     with progress_bar("verifying") as progress:
         report = session.verify(paths, audit=audit, progress=progress, data=data_dirs)
@@ -958,7 +958,7 @@ def demo(game: str, directory: str | None) -> None:
 # Commands that live beside their libraries (each module imports only click
 # and pbem.cli at the top) are registered the first time a command list is
 # needed, or a command that pbem.cli does not hold itself (PbemGroup).
-_PLUGINS = ("pbem.cli_calumpit", "pbem.cli_asl", "pbem.cli_everyday")
+_PLUGINS = ("pbem.cli.calumpit", "pbem.cli.asl", "pbem.cli.everyday")
 _plugins_registered = False
 
 
