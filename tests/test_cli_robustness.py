@@ -11,7 +11,7 @@ from conftest import exchange, last_line
 
 from pbem.engine.machine import DecisionDue, DiceDue, RevealDue, describe_awaited
 from pbem.errors import InputError, IntegrityError
-from pbem.protocol.dice import DiceExpression
+from pbem.games.dice.expression import DiceExpression
 from pbem.protocol.keystore import Keystore
 from pbem.protocol.message import SignedMessage, sign_body
 from pbem.protocol.transcript import MAX_ORDERS

@@ -17,13 +17,12 @@ from pbem.errors import InputError, IntegrityError
 from pbem.match import session
 from pbem.match.replay import replay
 from pbem.protocol.chain import HashChain, chain_seed, step_back
+from pbem.games.dice.expression import DiceExpression, DiceTerm
 from pbem.protocol.dice import (
     DICE_SALT,
     ROLL_PREFIX,
     U64,
-    DiceExpression,
     DiceStream,
-    DiceTerm,
     dice_key,
     hkdf_sha256,
     roll,

@@ -33,7 +33,7 @@ from pbem.engine.machine import (
 from pbem.engine import notes
 from pbem.engine.orders import typed_orders
 from pbem.errors import InputError
-from pbem.protocol.dice import DiceExpression
+from pbem.games.dice.expression import DiceExpression
 
 MAX_NOTE = 200
 ORDER_FIELDS = {
