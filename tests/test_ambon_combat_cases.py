@@ -253,14 +253,16 @@ def test_4_0_the_allies_set_up_first_then_the_japanese_then_turn_1_begins():
         GAME.apply(state, Ordered(JAPANESE, 1, 0, {"type": "wave", "box": "fw-liang", "units": ["Kure-1"]}))
 
 
-def test_11_0_the_unengaged_ezoc_halving_is_judged_when_the_combat_is_resolved():
-    """Decision (battle.attack_strength): NEI-1.B, attacked first, must
-    retreat into 2.A's ZOC (Ambon held by 1.C, 1612 also in an EZOC); 2.A
-    then attacks 1414 with an enemy beside it that nobody attacks: halved."""
+def test_11_0_a_defender_attacked_this_phase_halves_nobody_after_its_retreat():
+    """11.0 halves an attacker in the EZOC of a defending unit "not being
+    attacked ... in the same Combat Phase": NEI-1.B, attacked first, must
+    retreat into 2.A's ZOC (Ambon held by 1.C, 1612 also in an EZOC); it was
+    attacked this phase, so 2.A attacks 1414 at full strength (the case
+    ambon-11.0-no-halving-next-to-a-defender-attacked-this-phase too)."""
     state = position(positions={"1.A": "1611", "1.B": "1611", "1.C": "1412", "2.A": "1513",
                                 "NEI-1.B": "1511", "NEI-1.C": "1414"})
     attacks = [{"attack": "1511", "with": ["1.A", "1.B"]}, {"attack": "1414", "with": ["2.A"]}]
     s, texts = fight(state, JAPANESE, attacks, ("1511", 1), ("1414", 6))  # 4:1, 1 -> 1/0r
     assert "NEI-1.B retreats to 1512 into an enemy ZOC" in texts
     line = combat_line(texts, "1414")
-    assert "2.A halved (in the EZOC of NEI-1.B in 1512, which nobody attacks: 11.0)" in line
+    assert "2.A halved" not in line and "NEI-1.B" not in line

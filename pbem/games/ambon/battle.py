@@ -76,7 +76,8 @@ def declare(data: "AmbonData", state: AmbonState, side: str, order: dict[str, An
             raise illegal("11.0", f"{uid} in {p.where} does not have {target} in its ZOC")
     if hq:
         check_support(data, state, side, hq, target, units, [p.id for p in defenders])
-    battle = Battle(target=target, side=side, attackers=tuple(units), attacker_hq=hq, key_seq=seq)
+    battle = Battle(target=target, side=side, attackers=tuple(units), attacker_hq=hq, key_seq=seq,
+                    defenders=tuple(p.id for p in defenders))
     names = ", ".join(units)
     text = f"{side} declares: {names} attack {', '.join(p.id for p in defenders)} in {target}"
     return replace(state, battles=state.battles + (battle,)), [Event("11.0", text + (f", {hq} supporting" if hq else ""))]
@@ -205,11 +206,14 @@ def attack_strength(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[Fr
     defender": the CF is modified then, as 9.0's overstacking is, in the
     position of that moment.  What the declaration fixes is the other half
     of the test, which hexes "[are] being attacked ... in the same Combat
-    Phase" (every declared target).  So a defender that an earlier combat
-    retreats next to an attacker halves it, and a dummy revealed and removed
-    before the combat no longer does."""
+    Phase": every unit in a declared target hex, as declared -- so a
+    defender that an earlier combat retreats next to an attacker does not
+    halve it (it is being attacked this phase), a defender that moves in from
+    elsewhere does, and a dummy revealed and removed before the combat no
+    longer does."""
     gmap = data.map
     targets = {x.target for x in state.battles}
+    attacked = {uid for x in state.battles for uid in x.defenders}  # a unit attacked this phase, wherever it went
     total, notes = Fraction(0), []
     level_factor = data.value("functional_overstack_factor")
     for uid in b.attackers:
@@ -221,7 +225,8 @@ def attack_strength(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[Fr
             cf *= level_factor
             notes.append(f"{uid} halved (functional overstacking, 9.0)")
         h = gmap.hex(p.where)
-        engaged = [e for e in movement.zoc_sources(data, state, other(b.side), h) if e.where not in targets]
+        engaged = [e for e in movement.zoc_sources(data, state, other(b.side), h)
+                   if e.where not in targets and e.id not in attacked]
         if engaged:
             cf *= data.value("unengaged_ezoc_factor")
             notes.append(f"{uid} halved (in the EZOC of {engaged[0].id} in {engaged[0].where}, which nobody attacks: 11.0)")

@@ -130,6 +130,7 @@ class Battle:
     defender_hq: str = ""
     stage: str = "declared"  # declared | support (11.1 decision owed) | roll | advance (11.4 decision) | done
     key_seq: int = 0
+    defenders: tuple[str, ...] = ()  # the defending units when it was declared: attacked this phase (11.0)
 
 
 @dataclass(frozen=True)
