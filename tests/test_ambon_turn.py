@@ -163,3 +163,24 @@ def test_4_2_a_unit_left_unplaced_is_named():
     state = GAME.initial_state({})
     with pytest.raises(IllegalOrderError, match=r"4\.2: .* not placed: every Japanese unit sets up in a box"):
         ambon_setup.check_japanese_setup(GAME.data, state)
+
+
+def test_15_0_the_japanese_turn_through_the_referee_command():
+    """`pbem adjudicate` resolves 15.0's combat: the position carries the
+    Allies' standing HQ support (11.1), so no decision is left open."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    examples = Path(__file__).parent.parent / "examples" / "ambon"
+    r = CliRunner().invoke(main, ["adjudicate", "--game", "ambon", "--scenario", str(examples / "position-15-0.toml"),
+                                  "--orders", str(examples / "orders-15-0-japanese-turn.toml"), "--dice", "3,4"],
+                           env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    for line in ("3.D bombards NEI-2.B in 1609: roll 3 (bombardment 2) -> no effect",
+                 "NEI-HQ supports the defence of 1609 (standing instruction)",
+                 "combat at 1609: 15 against 4 = 3:1; roll 4 -1 (defender's HQ support (11.1)) = 3 -> 1/1r",
+                 "NEI-2.B retreats to 1708", "attacker hit: 3.C is disrupted", "3.A, 3.B advance into 1609"):
+        assert line in r.output, line

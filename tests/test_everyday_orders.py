@@ -123,7 +123,8 @@ def test_ambon_choices_in_the_15_0_position_movement_bombardment_and_odds():
 def test_ambon_an_open_hq_support_decision_is_offered_with_its_options():
     from pbem.games.ambon import GAME
 
-    state = GAME.scenario_state({**tomllib.loads(POSITION_15_0.read_text()), "phase": "japanese-combat"})
+    position = {k: v for k, v in tomllib.loads(POSITION_15_0.read_text()).items() if k != "standing"}  # undecided
+    state = GAME.scenario_state({**position, "phase": "japanese-combat"})
     parsed = GAME.parse_orders({"order": [{"attack": "1609", "with": ["3.B"]}]}, "japanese")
     for i, order in enumerate(parsed.public):
         state, _ = GAME.apply(state, Ordered("japanese", 5, i, order))

@@ -155,9 +155,11 @@ class AmbonGame:
             [mines]       M1 = "mine-1"
             [penalties]   "3.A" = "-2mp"
             [control]     "1809" = 3           (Japanese-held key location: turn taken)
+            [standing.allied] hq-support = "always"  (a side's standing instructions, DESIGN 4.3:
+                                                  the answers the other side's decisions need)
         """
         known = {"turn", "phase", "options", "disrupted", "beachheads", "positions", "concealed", "secret",
-                 "mines", "penalties", "control", "revealed"}
+                 "mines", "penalties", "control", "revealed", "standing"}
         unknown = sorted(set(doc) - known)
         if unknown:
             raise InputError(f"scenario: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})", field=unknown[0])
@@ -224,6 +226,16 @@ class AmbonGame:
         if not self.data.first_turn <= turn <= self.data.last_turn:
             raise InputError(f"scenario: turn {turn} is not on the turn track "
                              f"({self.data.first_turn}-{self.data.last_turn})", field="turn")
+        standing = state.standing
+        given = doc.get("standing", {})
+        if not isinstance(given, Mapping):
+            raise InputError("scenario: [standing] must hold one table per side, e.g. [standing.allied]", field="standing")
+        for side, instructions in given.items():
+            if side not in self.sides or not isinstance(instructions, Mapping):
+                raise InputError(f"scenario: [standing.{side}]: a table per side ({', '.join(self.sides)})",
+                                 field="standing")
+            for order in self.parse_orders({"standing": dict(instructions)}, side).public:
+                standing = standing.updated(side, {k: v for k, v in order.items() if k != "type"})
         return replace(
             state,
             turn=turn,
@@ -233,6 +245,7 @@ class AmbonGame:
             beachheads=tuple(names("beachheads")),
             control=control,
             sealed=tuple((ALLIED, slot) for slot in self.data.concealed_slots + self.data.mine_slots),
+            standing=standing,
         )
 
     def scenario_secrets(self, doc: Mapping[str, Any]) -> dict[str, str]:
