@@ -136,7 +136,7 @@ ORDERS: dict[str, tuple[str, str, dict[str, F]]] = {
         "unit": F("id", True, doc="the unit that lost them"),
         "men": F("int", low=0, high=200, default=0, doc="men killed or wounded (1 MORALE GRADE point each)"),
         "weapons": F("int", low=0, high=20, default=0, doc="squad weapons lost (2 points each)"),
-        "sergeants": F("int", low=0, high=20, default=0, doc="sergeants lost (2 points each, and the man)"),
+        "sergeants": F("int", low=0, high=20, default=0, doc="sergeants lost (2 MORALE GRADE points each; count the man himself in men too)"),
     }),
     "status": ("SEQUENCE", "a unit's status as it stands on the table", {
         "unit": F("id", True, doc="the unit"),

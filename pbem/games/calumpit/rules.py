@@ -339,7 +339,7 @@ def run_grenade(data, state, side, order, dice):
     info.update(direction=direction, miss_die=miss, modified=modified, off=off)
     weapon = "grenade-japanese" if japanese else "grenade-american"
     if off:
-        text = (f"{head}: D12 {direction}, miss D6 {miss} ({modified:+d} modified): lands {t.inches(off)} off target at "
+        text = (f"{head}: D12 {direction}, miss D6 {miss} (modified: {modified}): lands {t.inches(off)} off target at "
                 f"{t.clock(direction)}; count the figures inside its {t.inches(g['burst_diameter'])} burst (burst order, "
                 f"weapon {weapon})")
         return state, [Event("HAND-GRENADES", text, info)]
@@ -352,7 +352,7 @@ def run_grenade(data, state, side, order, dice):
                                           "HAND-GRENADES", morale=order.get("morale", True) and target is not None,
                                           officer=order.get("officer", False), position="")
     who = f" of {target.id}" if target else ""
-    text = (f"{head}: miss D6 {miss} ({modified:+d} modified): on target; {figures} figure(s){who} in the burst, "
+    text = (f"{head}: miss D6 {miss} (modified: {modified}): on target; {figures} figure(s){who} in the burst, "
             f"D6 {_faces(rolls)}: {hits} hit" + (f"; {saves} (saves as in the open)" if saves else ""))
     return state, [Event("HAND-GRENADES", text, {**info, "figures": figures, "rolls": list(rolls), "hits": hits, **sinfo})] + more
 
