@@ -40,40 +40,28 @@ def _identities(root: Path, names: tuple[str, ...]) -> dict[str, Any]:
     return {name: Keystore(root / name / "keystore").load(lambda: None) for name in names}
 
 
+def _demo(factory: pytest.TempPathFactory, game: str, run: Any, sides: dict[str, str]) -> DemoGame:
+    """Play the ``game`` demo once per test session (``run(root)``), verified with --audit."""
+    if game not in _CACHE:
+        root = factory.mktemp(f"{game}-demo")
+        report = run(root)
+        assert report.verify.ok and report.logs_agree, report.verify.problems
+        names = tuple(sides)
+        _CACHE[game] = DemoGame(root, {name: root / name / "game" for name in names}, _identities(root, names),
+                                dict(sides), report)
+    return _CACHE[game]
+
+
 def ambon_game(factory: pytest.TempPathFactory) -> DemoGame:
     """The Ambon demo (kenji plays japanese, jack allied), verified with --audit."""
-    if "ambon" not in _CACHE:
-        from pbem.demo import run_ambon_demo
+    from pbem.demo import run_ambon_demo
 
-        root = factory.mktemp("ambon-demo")
-        report = run_ambon_demo(root)
-        assert report.verify.ok and report.logs_agree, report.verify.problems
-        names = ("kenji", "jack")
-        _CACHE["ambon"] = DemoGame(
-            root,
-            {name: root / name / "game" for name in names},
-            _identities(root, names),
-            {"kenji": "japanese", "jack": "allied"},
-            report,
-        )
-    return _CACHE["ambon"]
+    return _demo(factory, "ambon", run_ambon_demo, {"kenji": "japanese", "jack": "allied"})
 
 
 def dice_game(factory: pytest.TempPathFactory) -> DemoGame:
     """The dice demo (ann plays first, bob second): rolls, a sealed note
     revealed in message 0004, ``end`` and the closing reply."""
-    if "dice" not in _CACHE:
-        from pbem.demo import run_dice_demo
+    from pbem.demo import run_dice_demo
 
-        root = factory.mktemp("dice-demo")
-        report = run_dice_demo(root)
-        assert report.verify.ok and report.logs_agree, report.verify.problems
-        names = ("ann", "bob")
-        _CACHE["dice"] = DemoGame(
-            root,
-            {name: root / name / "game" for name in names},
-            _identities(root, names),
-            {"ann": "first", "bob": "second"},
-            report,
-        )
-    return _CACHE["dice"]
+    return _demo(factory, "dice", run_dice_demo, {"ann": "first", "bob": "second"})

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from pbem.engine.machine import illegal, replace
+from pbem.engine.machine import Event, illegal, replace
 from pbem.errors import InputError
 
 SLOT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -50,6 +50,40 @@ def closing_check(ending_by: str | None, side: str, what: str, rule: str) -> Non
     """After one side ended the game, the other's closing message carries reveals only."""
     if ending_by is not None:
         raise illegal(rule, f"{ending_by} ended the game: {side}'s closing message may carry reveals only, not {what}")
+
+
+class EndedByOrder:
+    """The ending the games without an end of their own share (dice, ASL):
+    a side's ``end`` order ends the game, the other side's next message
+    closes it -- reveals only -- and nothing follows.  The state has
+    ``over`` and ``ending_by``; ``end_rule`` is the rule the events cite.
+    Mixed in before :class:`pbem.engine.machine.Dispatching`."""
+
+    end_rule: str
+
+    def apply(self, state: Any, action: Any) -> tuple[Any, list[Event]]:
+        if state.over:
+            raise illegal(self.end_rule, "the game is over; no further action is possible")
+        return self.dispatch(state, action)  # type: ignore[attr-defined]
+
+    def _closing_check(self, state: Any, side: str, what: str) -> None:
+        closing_check(state.ending_by, side, what, self.end_rule)
+
+    def _end(self, state: Any, side: str) -> tuple[Any, list[Event]]:
+        event = Event(self.end_rule, f"{side} ends the game; the reply closes it and both secrets are revealed")
+        return replace(state, ending_by=side), [event]
+
+    def _closed(self, state: Any, side: str) -> tuple[Any, list[Event]]:
+        """At the end of ``side``'s message: the reply to an ``end`` closes the game."""
+        if state.ending_by is not None and state.ending_by != side:
+            return replace(state, over=True), [Event(self.end_rule, f"{side} closes the game")]
+        return state, []
+
+    def is_over(self, state: Any) -> bool:
+        return state.over
+
+    def is_ending(self, state: Any) -> bool:
+        return state.ending_by is not None
 
 
 # --------------------------------------------------------------------------- orders

@@ -178,11 +178,12 @@ def _int(order: Mapping[str, Any], name: str, where: str) -> int:
     return value
 
 
-class AslGame(Dispatching):
+class AslGame(notes.EndedByOrder, Dispatching):
     """The ASL assistant: verifiable DR/dr, sealed Dare-Death designations,
     Berserk and Human Wave checks (sides ``allied``, ``axis``)."""
 
     name: ClassVar[str] = "asl"
+    end_rule: ClassVar[str] = "asl.end"
     version: ClassVar[str] = "2"  # 2: the audit fixes of 2026-11-29 (dare-death order, RF dates, HS check)
     sides: ClassVar[tuple[str, str]] = (ALLIED, AXIS)
 
@@ -306,14 +307,6 @@ class AslGame(Dispatching):
 
     # ------------------------------------------------------------------ the state machine
 
-    def apply(self, state: AslState, action: Any) -> tuple[AslState, list[Event]]:
-        if state.over:
-            raise illegal("asl.end", "the game is over; no further action is possible")
-        return self.dispatch(state, action)
-
-    def _closing_check(self, state: AslState, side: str, what: str) -> None:
-        notes.closing_check(state.ending_by, side, what, "asl.end")
-
     def _order(self, state: AslState, action: Ordered) -> tuple[AslState, list[Event]]:
         order, side = action.order, action.side
         kind = order.get("type")
@@ -330,8 +323,7 @@ class AslGame(Dispatching):
             if kind == "dare-death":
                 return self._dare_death(state, action)
             if kind == "end" and set(order) == {"type"}:
-                event = Event("asl.end", f"{side} ends the game; the reply closes it and both secrets are revealed")
-                return replace(state, ending_by=side), [event]
+                return self._end(state, side)
         except InputError as err:  # a malformed public order in a received file
             raise illegal("asl.orders", f"order {action.index} in message {action.seq:04d}: {err}") from err
         except (KeyError, TypeError, ValueError) as err:
@@ -571,9 +563,7 @@ class AslGame(Dispatching):
                  and s.slot.startswith(dare_death.SLOT_PREFIX) and (setup is None or setup.seq != action.seq)]
         if stray:
             raise illegal("8.5.2", f"Dare-Death designations are sealed only with the setup (8.5.2: \"during setup\"): {', '.join(stray)}")
-        if state.ending_by is not None and state.ending_by != action.side:
-            return replace(state, over=True), [Event("asl.end", f"{action.side} closes the game")]
-        return state, []
+        return self._closed(state, action.side)
 
     # ------------------------------------------------------------------ queries
 
@@ -583,12 +573,6 @@ class AslGame(Dispatching):
             if roll.values is None:
                 due.append(DiceDue(roll.label, DICE[roll.kind], 6, roll.seq, f"{roll.kind}: {roll.purpose}"))
         return tuple(due)
-
-    def is_over(self, state: AslState) -> bool:
-        return state.over
-
-    def is_ending(self, state: AslState) -> bool:
-        return state.ending_by is not None
 
     def orders_template(self, state: AslState, side: str, secrets: Mapping[str, str]) -> Any:
         """The game's part of ``pbem orders DIR``: the setup before a side

@@ -92,10 +92,11 @@ def _text(order: Mapping[str, Any], name: str, where: str, limit: int, *, requir
     return value
 
 
-class DiceGame(Dispatching):
+class DiceGame(notes.EndedByOrder, Dispatching):
     """Declared, verifiable rolls and sealed notes (sides ``first``, ``second``)."""
 
     name: ClassVar[str] = "dice"
+    end_rule: ClassVar[str] = "dice.end"
     version: ClassVar[str] = "1"
     sides: ClassVar[tuple[str, str]] = ("first", "second")
 
@@ -137,14 +138,6 @@ class DiceGame(Dispatching):
 
     # ------------------------------------------------------------------ the state machine
 
-    def apply(self, state: DiceState, action: Any) -> tuple[DiceState, list[Event]]:
-        if state.over:
-            raise illegal("dice.end", "the game is over; no further action is possible")
-        return self.dispatch(state, action)
-
-    def _closing_check(self, state: DiceState, side: str, what: str) -> None:
-        notes.closing_check(state.ending_by, side, what, "dice.end")
-
     def _order(self, state: DiceState, action: Ordered) -> tuple[DiceState, list[Event]]:
         order = action.order
         kind = order.get("type")
@@ -167,8 +160,7 @@ class DiceGame(Dispatching):
             )
             return replace(state, rolls=state.rolls + (roll,)), [event]
         if kind == "end" and set(order) == ORDER_FIELDS["end"]:
-            event = Event("dice.end", f"{action.side} ends the game; the reply closes it and both secrets are revealed")
-            return replace(state, ending_by=action.side), [event]
+            return self._end(state, action.side)
         raise illegal("dice.orders", f"order {action.index} in message {action.seq:04d} is not a valid dice order: {dict(order)!r}")
 
     def _rolled(self, state: DiceState, action: DiceRolled) -> tuple[DiceState, list[Event]]:
@@ -218,9 +210,7 @@ class DiceGame(Dispatching):
         return replace(state, notes=opened), [event]
 
     def _message_end(self, state: DiceState, action: MessageEnd) -> tuple[DiceState, list[Event]]:
-        if state.ending_by is not None and state.ending_by != action.side:
-            return replace(state, over=True), [Event("dice.end", f"{action.side} closes the game")]
-        return state, []
+        return self._closed(state, action.side)
 
     # ------------------------------------------------------------------ queries
 
@@ -231,12 +221,6 @@ class DiceGame(Dispatching):
                 if roll.values[t] is None:
                     due.append(DiceDue(f"{roll.label}/{t}", term.count, term.sides, roll.key_seq, roll.note))
         return tuple(due)
-
-    def is_over(self, state: DiceState) -> bool:
-        return state.over
-
-    def is_ending(self, state: DiceState) -> bool:
-        return state.ending_by is not None
 
     def orders_template(self, state: DiceState, side: str, secrets: Mapping[str, str]) -> Any:
         """The game's part of ``pbem orders DIR``: the order types with
