@@ -15,11 +15,12 @@ The lead wires it in with ``register(main)``.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import click
+
+from pbem.cli import handles_errors
 
 HOUSE_NAME = "pbem house (japanese)"
 COMMANDS = ("help", "show", "send", "done", "end", "quit")
@@ -36,25 +37,10 @@ def register(main: click.Group) -> None:
         solo.add_command(calumpit)
 
 
-def _errors(func: Callable[..., Any]) -> Callable[..., Any]:
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from pbem.errors import PbemError
-
-        try:
-            return func(*args, **kwargs)
-        except PbemError as err:
-            error = click.ClickException(str(err))
-            error.exit_code = err.exit_code
-            raise error from err
-
-    return wrapper
-
-
 @click.command("calumpit")
 @click.option("--dir", "directory", required=True, type=click.Path(file_okay=False),
               help="The solo game's directory (created; run again to resume).")
-@_errors
+@handles_errors
 def calumpit(directory: str) -> None:
     """Play Calumpit Bridge alone: you command the Americans at your table,
     pbem is the umpire and the Japanese.

@@ -21,7 +21,7 @@ from typing import Any, Iterator
 
 import click
 
-from pbem.cli import console, emit_json, handles_errors, keystore, write_output
+from pbem.cli import console, emit_json, handles_errors, keystore, load_identity, write_output
 
 
 def register(main: click.Group) -> None:
@@ -35,21 +35,9 @@ def register(main: click.Group) -> None:
 
 
 def identity() -> Any:
-    """The player's key, asking for the passphrase on standard error, so
-    that standard output stays clean for data (``pbem orders DIR > o.toml``)."""
-
-    def provide() -> bytes | None:
-        from pbem.errors import IdentityError
-        from pbem.protocol.keystore import passphrase_from_env
-
-        env = passphrase_from_env()
-        if env is not None:
-            return env
-        if not sys.stdin.isatty():
-            raise IdentityError("your key is encrypted: set PBEM_PASSPHRASE or run in a terminal to be asked")
-        return click.prompt("Passphrase for your pbem key", hide_input=True, err=True).encode("utf-8")
-
-    return keystore().load(provide)
+    """The player's key (a passphrase is asked on standard error, so that
+    standard output stays clean for data: ``pbem orders DIR > o.toml``)."""
+    return load_identity()
 
 
 def identity_if_free() -> Any:
