@@ -32,11 +32,14 @@ from pbem.errors import PbemError, UsageError
 
 @dataclass
 class Section:
-    """Part of a template: a title, explanation lines and example orders."""
+    """Part of a template: a title, explanation lines and example orders.
+
+    An example that is a list of orders is a group, kept or left out as a
+    whole: a setup that is legal only once complete (Ambon's 14.2 setup)."""
 
     title: str
     notes: list[str] = field(default_factory=list)
-    examples: list[dict[str, Any]] = field(default_factory=list)
+    examples: list[dict[str, Any] | list[dict[str, Any]]] = field(default_factory=list)
 
 
 @dataclass
@@ -198,17 +201,19 @@ def for_match(match: Any) -> Template:
 
 def _checked_examples(session: Any, match: Any, body: Sections) -> list[list[dict[str, Any]]]:
     """Keep the examples that pass, together, the check ``pbem play`` makes:
-    section by section, an example that fails with the others is left out."""
+    section by section, an example (or a group of them) that fails with the
+    others is left out."""
     kept: list[list[dict[str, Any]]] = [[] for _ in body.sections]
     orders: list[dict[str, Any]] = []
     for i, section in enumerate(body.sections):
-        for order in section.examples:
+        for example in section.examples:
+            group = list(example) if isinstance(example, list) else [example]
             try:
-                session.compose(match, {"order": orders + [order]})
+                session.compose(match, {"order": orders + group})
             except PbemError:
                 continue
-            orders.append(order)
-            kept[i].append(order)
+            orders += group
+            kept[i] += group
     return kept
 
 

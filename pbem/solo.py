@@ -216,7 +216,7 @@ class Solo:
             if o.get("setup") == "historical":
                 from pbem import games
 
-                public, _ = games.get(self.game_name)._historical("allied")
+                public = games.get(self.game_name).parse_orders({"order": [{"setup": "historical"}]}, "allied").public
                 for p in public:
                     if p.get("option"):
                         continue  # solo games are played without optional rules

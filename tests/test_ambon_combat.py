@@ -8,8 +8,8 @@ import pytest
 from pbem.engine import referee
 from pbem.engine.machine import DecisionDue, DiceDue, MessageEnd, Ordered, replace
 from pbem.errors import IllegalOrderError
-from pbem.games.ambon import GAME, battle, combat
-from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE
+from pbem.games.ambon import GAME, battle, combat, retreat
+from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE, PendingHit
 
 # 15.0, Japanese Combat Phase of turn 2, after the movement and the bombardment
 POSITION = dict(
@@ -165,12 +165,12 @@ def test_11_3_retreat_next_to_a_concealed_unit_reveals_it_and_a_dummy_cancels_th
     from pbem.engine.machine import Opened
 
     state = GAME.scenario_state(dict(turn=3, phase="allied-combat", positions={"3.A": "1608"}, concealed={"X1": "1407"}))
-    state, events = battle.retreat_units(GAME.data, state, [state.piece("3.A")], "R", frozenset(["1607", "1707", "1609", "1508", "1708"]),
-                                         enter=GAME._entered)
+    state, events = retreat.retreat_units(GAME.data, state, [state.piece("3.A")], "R",
+                                          frozenset(["1607", "1707", "1609", "1508", "1708"]))
     texts_ = [e.text for e in events]
     assert "3.A retreats to 1507 into an enemy ZOC" in texts_
     assert "X1 must be revealed (3.A retreated next to it)" in texts_
-    assert state.pending_hits == (("3.A", "1507"),)
+    assert state.pending_hits == (PendingHit("3.A", "1507"),)
     state, events = GAME.apply(state, Opened(ALLIED, "X1", identity, 30))
     assert expected in [e.text for e in events]
     assert not state.pending_hits

@@ -8,7 +8,7 @@ import pytest
 
 from pbem.engine.machine import DiceDue, DiceRolled, MessageEnd, Ordered, replace
 from pbem.errors import IllegalOrderError, InputError
-from pbem.games.ambon import GAME, combat
+from pbem.games.ambon import GAME, combat, retreat
 from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE
 
 NEVER = {JAPANESE: {"advance": "never", "hq-support": "never"}, ALLIED: {"advance": "never", "hq-support": "never"}}
@@ -147,7 +147,7 @@ def test_11_3_a_unit_may_not_retreat_into_a_hex_it_could_not_enter_by_movement()
     assert "no legal retreat: extra hit: NEI-Art is eliminated" in texts
     assert not [t for t in texts if "retreats to" in t]
     full = state.piece("NEI-Art")  # undisrupted, MA 2: still no mountain hex (7.0's own example)
-    assert combat.retreat_options(GAME.data, state, full) == []
+    assert retreat.retreat_options(GAME.data, state, full) == []
 
 
 # NEI-1.B in 1511, attacked from Halong (1611): outside the attackers' ZOC it

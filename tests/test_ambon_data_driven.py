@@ -22,7 +22,7 @@ from pbem.games.ambon import GAME, combat, landing, movement, recovery, setup, v
 from pbem.games.ambon.bot import AmbonBot
 from pbem.games.ambon.data import DATA
 from pbem.games.ambon.game import AmbonGame
-from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE, Landing
+from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE, Landing, LandingStage
 
 Edit = Callable[[str], str]
 SECRET = {**GAME.data.scenario["secret"]["concealed"], **GAME.data.scenario["secret"]["mines"]}
@@ -244,9 +244,10 @@ def test_6_2_the_mp_a_landing_costs_is_the_landing_tables_number(tmp_path):
     kure = setup.KURE
 
     def land(g):
-        state = g.scenario_state(dict(turn=1, phase="landing", positions={u: "fw-liang" for u in kure}))
-        state, events, landed = landing.resolve(g.data, state, Landing("liang", kure, "roll"), 4)  # 4 + 1 (Kure) = 5
-        return state, texts(events), landed
+        state = g.scenario_state(dict(turn=1, phase="japanese-landing", positions={u: "fw-liang" for u in kure}))
+        record = Landing("liang", kure, LandingStage.ROLL)
+        state, events = landing.resolve(g.data, replace(state, landings=(record,)), record, 4)  # 4 + 1 (Kure) = 5
+        return state, texts(events), [u for u in kure if state.piece(u).where == "2106"]
 
     state, events, landed = land(game)
     assert landed == list(kure) and state.piece("Kure-1").penalty == "-1mp"
@@ -321,7 +322,7 @@ def test_14_4_which_counters_need_an_optional_rule_is_the_counters(tmp_path):
 
 def test_3_2_the_surrender_award_is_the_datas(tmp_path):
     game = game_with(tmp_path, turns_toml=[sub("^allied_surrender = 5", "allied_surrender = 7")])
-    doc = dict(turn=8, phase="landing", positions={"NEI-HQ": "1611"})
+    doc = dict(turn=8, phase="japanese-landing", positions={"NEI-HQ": "1611"})
     for g, award in ((game, 7), (GAME, 5)):
         state = replace(g.scenario_state(doc), surrendered=True)
         assert ("the Allies surrendered (3.2)", award) in victory.victory_points(g.data, state)[1]
@@ -352,7 +353,7 @@ def test_load_a_turns_toml_without_vp_awards_is_refused_naming_file_and_key(tmp_
      r"printed/turns\.toml, line \d+: turns\[3\]\.phases\[6\]: unknown phase 'allied-kombat'"),
     (dict(turns_toml=[on_turn(7, phase("supply-check", add=False)), on_turn(7, phase("supply-check", add=True)),
                       on_turn(7, sub('^    "recovery",\n    "supply-check",\n', '    "supply-check",\n    "recovery",\n'))]),
-     r"printed/turns\.toml, line \d+: turns\[6\]\.phases: 'supply-check' comes last \(13\.0"),
+     r"printed/turns\.toml, line \d+: turns\[6\]\.phases: each phase once, in the order of 5\.0"),
     (dict(turns_toml=[sub("^allied_unit_eliminated = 1 ", "allied_unit_eliminated = 1.5 ")]),
      r"printed/turns\.toml, line \d+: vp_awards\.allied_unit_eliminated: expected an integer, got a number 1\.5"),
     (dict(turns_toml=[sub("^min = 21$", "min = 22")]),

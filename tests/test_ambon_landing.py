@@ -28,7 +28,7 @@ def texts(result_or_events):
 
 # --------------------------------------------------------------------------- 2.2.1 / 11.1 a lone HQ on the beach
 
-LONE_HQ = dict(turn=2, phase="landing", positions={"3.A": "fw-laha", "3.B": "fw-laha", "NEI-HQ": "0713"})
+LONE_HQ = dict(turn=2, phase="japanese-landing", positions={"3.A": "fw-laha", "3.B": "fw-laha", "NEI-HQ": "0713"})
 
 
 def test_2_2_1_11_1_a_landing_against_a_lone_hq_eliminates_it_without_a_landing_combat_die():
@@ -45,7 +45,7 @@ def test_2_2_1_11_1_a_landing_against_a_lone_hq_eliminates_it_without_a_landing_
     s = result.state
     assert s.piece("NEI-HQ").where == ELIMINATED
     assert (s.piece("3.A").where, s.piece("3.A").penalty) == ("0713", "opposed")
-    assert s.landing_combat is None and not GAME.awaiting(s)
+    assert s.landing_combats == () and not GAME.awaiting(s)
 
 
 def test_2_2_1_the_lone_hq_needs_no_support_decision_and_the_game_goes_on():
@@ -70,7 +70,7 @@ def test_6_3_a_delayed_landing_leaves_the_lone_hq_alone():
 
 
 def test_6_3_artillery_alone_may_not_make_an_opposed_landing():
-    state = position(turn=2, phase="landing", positions={"228-Art": "fw-laha", "NEI-1.A": "0713"})
+    state = position(turn=2, phase="japanese-landing", positions={"228-Art": "fw-laha", "NEI-1.A": "0713"})
     with pytest.raises(IllegalOrderError, match=r"6\.3: artillery-type units may not make opposed landings: "
                                                 r"228-Art in fw-laha cannot land on 0713, held by NEI-1\.A"):
         play(state, JAPANESE, [{"land": "fw-laha"}], [6, 6])
@@ -78,7 +78,7 @@ def test_6_3_artillery_alone_may_not_make_an_opposed_landing():
 
 @pytest.mark.parametrize("identity", ["detachment", "dummy"])
 def test_6_3_artillery_alone_lands_only_if_the_reveals_show_the_beach_empty(identity):
-    state = position(turn=2, phase="landing", positions={"228-Art": "fw-laha"}, concealed={"X1": "0713"})
+    state = position(turn=2, phase="japanese-landing", positions={"228-Art": "fw-laha"}, concealed={"X1": "0713"})
     dice = [] if identity == "detachment" else [4]
     result = play(state, JAPANESE, [{"land": "fw-laha"}], dice, secrets={"X1": identity})
     if identity == "detachment":
@@ -93,7 +93,7 @@ def test_6_3_artillery_alone_lands_only_if_the_reveals_show_the_beach_empty(iden
 def test_6_3_artillery_presence_is_ignored_for_landing_combat():
     """Only 2.A and 2.B fight (6 + 6 = 12, not 13 with the battalion gun's CS
     1); the gun takes no hit and stays behind."""
-    state = position(turn=1, phase="landing", positions={"2.A": "fw-amahusu", "2.B": "fw-amahusu", "2.D": "fw-amahusu",
+    state = position(turn=1, phase="japanese-landing", positions={"2.A": "fw-amahusu", "2.B": "fw-amahusu", "2.D": "fw-amahusu",
                                                           "NEI-1.B": "1213"})
     state = replace(state, standing=state.standing.updated(JAPANESE, {"losses": "2.D 2.A"}))
     result = play(state, JAPANESE, [{"land": "fw-amahusu"}], [6, 3])  # 12:3 = 4:1, 3 -> 1/1r
@@ -138,7 +138,7 @@ def test_14_2_the_second_wave_lands_on_turn_2_as_it_would_without_the_note():
     end of the turn-1 landings, so it lands on turn 2; 14.2 keeps its beach
     secret until the turn-1 Recovery Phase and must not delay it a turn."""
     state, events = to_turn_2(setup_14_2())
-    assert (state.turn, state.phase) == (2, "landing")
+    assert (state.turn, state.phase) == (2, "japanese-landing")
     assert "1.A, 1.B, 1.C, 1.D are placed in fw-hitu-lama (as the turn-1 Second Wave step would have moved them up)" in texts(events)
     assert "2.A, 2.B, 2.C, 2.D are placed in sw-laha (228-HQ is still in fw-laha)" in texts(events)
     state, events = GAME.apply(state, Ordered(JAPANESE, 11, 0, {"type": "land", "box": "fw-hitu-lama"}))

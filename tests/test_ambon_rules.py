@@ -236,14 +236,14 @@ def test_9_0_laha_historical_setup_is_over_stacked_and_limits():
 
 
 def landing_position(**extra):
-    doc = dict(phase="landing", turn=1, positions={u: "fw-liang" for u in setup.KURE})
+    doc = dict(phase="japanese-landing", turn=1, positions={u: "fw-liang" for u in setup.KURE})
     doc.update(extra)
     return position(**doc)
 
 
 @pytest.mark.parametrize("die, expected", [(1, "landing delayed"), (2, "no movement this turn"), (4, "-2 MP this turn")])
 def test_6_2_unopposed_landing_table(die, expected):
-    state = position(phase="landing", turn=1, positions={"3.A": "fw-hitu-lama", "3.B": "fw-hitu-lama"})
+    state = position(phase="japanese-landing", turn=1, positions={"3.A": "fw-hitu-lama", "3.B": "fw-hitu-lama"})
     result = play(state, JAPANESE, [{"land": "fw-hitu-lama"}], dice=[die], end=False)
     assert any(expected in t for t in texts(result))
     where = result.state.piece("3.A").where
@@ -256,7 +256,7 @@ def test_6_2_modifiers_kure_plus_1_and_turn_4_plus_1():
 
 
 def test_6_1_mine_check_reveals_the_lane_box_and_real_mines_subtract():
-    state = position(phase="landing", turn=1, positions={"3.A": "fw-laha"},
+    state = position(phase="japanese-landing", turn=1, positions={"3.A": "fw-laha"},
                      mines={"M1": "mine-1", "M2": "mine-1", "M3": "mine-1", "M4": "mine-2"})
     result = play(state, JAPANESE, [{"land": "fw-laha"}], dice=[6], secrets=SECRET, end=False)
     revealed = [t for t in texts(result) if t.startswith("mine marker")]
@@ -273,7 +273,7 @@ def test_6_3_dummies_on_the_beach_make_it_unopposed():
 
 
 def test_6_3_opposed_landing_table_and_artillery_stays_behind():
-    state = position(phase="landing", turn=1, positions={"2.A": "fw-amahusu", "2.B": "fw-amahusu", "2.D": "fw-amahusu",
+    state = position(phase="japanese-landing", turn=1, positions={"2.A": "fw-amahusu", "2.B": "fw-amahusu", "2.D": "fw-amahusu",
                                                           "NEI-1.B": "1213"})
     result = play(state, JAPANESE, [{"land": "fw-amahusu"}], dice=[6, 6], end=False)
     assert any("landing combat at 1 attacker CS" in t for t in texts(result))
@@ -281,7 +281,7 @@ def test_6_3_opposed_landing_table_and_artillery_stays_behind():
 
 
 def test_6_3_delayed_opposed_landing():
-    state = position(phase="landing", turn=1, positions={"2.A": "fw-amahusu", "NEI-1.B": "1213"})
+    state = position(phase="japanese-landing", turn=1, positions={"2.A": "fw-amahusu", "NEI-1.B": "1213"})
     result = play(state, JAPANESE, [{"land": "fw-amahusu"}], dice=[1], end=False)
     assert "landing on 1213: roll 1 -> landing delayed; the units stay in fw-amahusu" in texts(result)
 
@@ -296,7 +296,7 @@ def test_6_0_postponement_and_unknown_boxes():
 
 
 def test_6_4_second_wave_moves_up_unless_a_non_artillery_unit_remains_and_mines_are_swept():
-    state = position(phase="landing", turn=1, positions={"3.A": "fw-laha", "3.D": "fw-laha", "2.A": "sw-laha",
+    state = position(phase="japanese-landing", turn=1, positions={"3.A": "fw-laha", "3.D": "fw-laha", "2.A": "sw-laha",
                                                            "1.A": "fw-hitu-lama", "1.B": "sw-hitu-lama"},
                      mines={"M1": "mine-1", "M2": "mine-1", "M3": "mine-1"})
     # Laha lands (3.D, artillery, stays); Hitu Lama is postponed: its second wave waits
@@ -334,7 +334,7 @@ def historical_turn_1():
 
 def test_15_0_landings_liang_and_laha():
     state = historical_turn_1()
-    assert state.phase == "landing" and state.turn == 1
+    assert state.phase == "japanese-landing" and state.turn == 1
     result = play(state, JAPANESE, [{"land": "fw-liang"}, {"land": "fw-laha"}], dice=[3, 5, 3], secrets=SECRET)
     t = texts(result)
     # Liang: the concealed units were dummies -> unopposed, +1 Kure, 3 -> 4: -2 MP, beachhead
@@ -421,7 +421,7 @@ HISTORICAL_BOXES = {box: list(units) for box, units in GAME.data.scenario["japan
 
 def test_4_2_historical_japanese_setup_starts_turn_1():
     state = japanese_setup(HISTORICAL_BOXES)
-    assert (state.phase, state.turn) == ("landing", 1)
+    assert (state.phase, state.turn) == ("japanese-landing", 1)
 
 
 @pytest.mark.parametrize("move, message", [
@@ -459,7 +459,7 @@ def test_14_2_second_wave_note_sealed_then_revealed_in_turn_1_recovery():
     for i, order in enumerate(parsed.public):
         state, _ = GAME.apply(state, Ordered(JAPANESE, 2, i, order))
     state, _ = GAME.apply(state, MessageEnd(JAPANESE, 2))
-    assert state.phase == "landing" and state.piece("1.A").where == "off-map"
+    assert state.phase == "japanese-landing" and state.piece("1.A").where == "off-map"
     # skip to the end of the Allied combat phase of turn 1: recovery owes the note
     from pbem.engine.machine import replace
     state = replace(state, phase="allied-combat", landings=())
@@ -469,7 +469,7 @@ def test_14_2_second_wave_note_sealed_then_revealed_in_turn_1_recovery():
     state, events = GAME.apply(state, Opened(JAPANESE, "second-wave", "1:hitu-lama 2:laha", 10))
     # 6.4 as on turn 1: Hitu Lama's First Wave box is empty, Laha's still holds the 3rd Battalion
     assert state.piece("1.A").where == "fw-hitu-lama" and state.piece("2.C").where == "sw-laha"
-    assert state.turn == 2 and state.phase == "landing"
+    assert state.turn == 2 and state.phase == "japanese-landing"
 
 
 def test_14_2_note_syntax_is_checked():

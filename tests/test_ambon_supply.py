@@ -16,7 +16,7 @@ M = GAME.map
 
 def position(**doc):
     doc.setdefault("turn", 7)
-    doc.setdefault("phase", "supply")
+    doc.setdefault("phase", "supply-check")
     return GAME.scenario_state(doc)
 
 

@@ -57,7 +57,7 @@ def test_15_0_the_japanese_turn_and_the_recovery_phase():
     assert s.piece("3.C").disrupted  # "3.C in hex 1508 remains disrupted"
     assert not s.piece("AUS-B").disrupted  # +1 EZOC -1 HQ: a 2 recovers
     assert s.piece("NEI-2.C").disrupted  # HQ -1: 4 -> 3 still exceeds its CS
-    assert s.turn == 4 and s.phase == "landing"
+    assert s.turn == 4 and s.phase == "japanese-landing"
 
 
 def test_10_0_bombardment_belongs_to_the_bombardment_phase_and_is_once_per_turn():

@@ -112,7 +112,7 @@ def test_3_2_surrender_bonus_and_no_vp_for_locations_the_allies_hold():
     negative) for key locations the Allies still control at that point.
     Allied units remaining on the map are not eliminated and so do not count
     for VP." Locations the Japanese hold still score."""
-    state = position(turn=8, phase="landing", control={"1809": 4}, positions={"NEI-HQ": "1611", "AUS-HQ": "1215"})
+    state = position(turn=8, phase="japanese-landing", control={"1809": 4}, positions={"NEI-HQ": "1611", "AUS-HQ": "1215"})
     state = replace(state, surrendered=True)
     points, lines = victory_points(DATA, state)
     assert points == AWARDS["allied_surrender"] + track("1809")[3] == 5 + 7
@@ -123,12 +123,12 @@ def test_3_2_surrender_bonus_and_no_vp_for_locations_the_allies_hold():
 def test_3_2_may_surrender_at_the_start_of_turn_8_with_an_hq_on_the_map():
     """3.2: "At the start of turn 8 [...], if at least one Allied HQ unit
     remains on the map, the Allied player may surrender." """
-    assert may_surrender(DATA, position(turn=8, phase="landing", positions={"AUS-HQ": "1215", "NEI-HQ": "eliminated"}))
-    assert not may_surrender(DATA, position(turn=8, phase="landing", positions={"AUS-HQ": "eliminated", "NEI-HQ": "eliminated"}))
-    assert not may_surrender(DATA, position(turn=7, phase="landing", positions={"AUS-HQ": "1215"}))
-    assert not may_surrender(DATA, position(turn=9, phase="landing", positions={"AUS-HQ": "1215"}))
+    assert may_surrender(DATA, position(turn=8, phase="japanese-landing", positions={"AUS-HQ": "1215", "NEI-HQ": "eliminated"}))
+    assert not may_surrender(DATA, position(turn=8, phase="japanese-landing", positions={"AUS-HQ": "eliminated", "NEI-HQ": "eliminated"}))
+    assert not may_surrender(DATA, position(turn=7, phase="japanese-landing", positions={"AUS-HQ": "1215"}))
+    assert not may_surrender(DATA, position(turn=9, phase="japanese-landing", positions={"AUS-HQ": "1215"}))
     assert not may_surrender(DATA, position(turn=8, phase="japanese-movement", positions={"AUS-HQ": "1215"}))
-    done = replace(position(turn=8, phase="landing", positions={"AUS-HQ": "1215"}), surrendered=True)
+    done = replace(position(turn=8, phase="japanese-landing", positions={"AUS-HQ": "1215"}), surrendered=True)
     assert not may_surrender(DATA, done)
 
 

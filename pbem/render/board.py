@@ -2,7 +2,9 @@
 
 Works for any game whose ``view`` carries ``stacks`` (hex or box id -> list
 of ``{label, side?, marker?}``, top first) and optionally ``units`` (the order
-of battle) and whose game object has a ``map`` (:class:`GameMap`).
+of battle) and ``box_names`` (box id -> caption, e.g. for a holding box the
+map does not list), and whose game object has a ``map`` (:class:`GameMap`).
+A ``where`` that is not a hex number is a box (:func:`pbem.render.hexmap.is_box`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ def side_names(game: Any) -> dict[str, str]:
 def board_svg(game: Any, view: Mapping[str, Any], title: str | None = None) -> str:
     from pbem.render.svg import board_svg as draw
 
-    return draw(game.map, view["stacks"], side_colours=getattr(game, "side_colours", None), side_names=side_names(game), title=title)
+    return draw(game.map, view["stacks"], side_colours=getattr(game, "side_colours", None), side_names=side_names(game),
+                title=title, box_names=view.get("box_names"))
 
 
 def turn_panel(game: Any, view: Mapping[str, Any], you: str | None) -> Panel:
@@ -67,8 +70,11 @@ def order_of_battle(game: Any, view: Mapping[str, Any]) -> Table:
 
 def focus(game: Any, view: Mapping[str, Any], margin: int = 2) -> tuple[str, str] | None:
     """The map window around the pieces on the map (None: draw it all)."""
-    grid = game.map.grid
-    spots = [grid.layout.split(where) for where in view["stacks"] if where[:1].isdigit()]
+    from pbem.render.hexmap import is_box
+
+    gmap = game.map
+    grid = gmap.grid
+    spots = [grid.layout.split(where) for where in view["stacks"] if not is_box(gmap, where)]
     if not spots:
         return None
     (c0, c1), (r0, r1) = grid.columns, grid.rows
@@ -92,6 +98,7 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
             side_names=side_names(game),
             width=width,
             window=window,
+            box_names=view.get("box_names"),
         ))
     if view.get("units") is not None:
         out.print(order_of_battle(game, view))

@@ -14,14 +14,24 @@ pointy-topped ones (``-r``) every other row half a cell right, so neighbours
 touch as on the printed map.  Twenty columns fit in 120 characters; larger
 maps are panned with ``window``.
 
-``stacks`` is what any game's view can give: hex number (or off-map box id)
--> counters, top first, each a mapping with ``label``, ``side`` (absent or
+``stacks`` is what any game's view can give: hex number (or box id) ->
+counters, top first, each a mapping with ``label``, ``side`` (absent or
 None for a marker such as a beachhead) and optionally ``marker`` (a status
 shown on the unit, e.g. ``"disrupted"``).
+
+A key is a hex when it starts with a digit (and must then be a hex of the
+map); any other key is a **box** drawn beside the map, never parsed as a
+hex: one of the map's off-map boxes (landing boxes, a turn track...) or a
+holding box the map does not list, such as Ambon's ``"off-map"`` (14.2:
+the Second Wave battalions before their sealed note is revealed).  A
+holding box is captioned by its key, or by ``box_names`` (box id ->
+caption; a view may give one as ``view["box_names"]``).  The terminal lists
+every box that holds counters below the legend, holding boxes first.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from rich.console import Group
@@ -32,7 +42,7 @@ from pbem.engine.hexes import Hex
 from pbem.engine.mapdata import GameMap
 from pbem.errors import InputError
 
-__all__ = ["Stacks", "check_stacks", "ink_for", "render_map", "side_palette", "sides_in"]
+__all__ = ["Box", "Stacks", "boxes_of", "check_stacks", "ink_for", "is_box", "render_map", "side_palette", "sides_in"]
 
 Stacks = Mapping[str, Sequence[Mapping[str, Any]]]
 
@@ -68,15 +78,56 @@ def sides_in(stacks: Stacks) -> list[str]:
     return sorted(seen)
 
 
+def is_box(gmap: GameMap, where: str) -> bool:
+    """True when the key ``where`` of ``stacks`` names a box (one of the
+    map's off-map boxes, or a holding box such as ``"off-map"``), False for a
+    hex number -- anything starting with a digit, which must be a hex of the
+    map (InputError quoting it otherwise)."""
+    if not isinstance(where, str) or not where.strip():
+        raise InputError(f"stack key {where!r} is neither a hex number nor a box id")
+    if where in gmap.boxes or not where[:1].isdigit():
+        return True
+    gmap.hex(where)
+    return False
+
+
 def check_stacks(gmap: GameMap, stacks: Stacks) -> None:
-    """InputError quoting any key of ``stacks`` that is neither a hex of the
-    map nor an off-map box, or a counter without a label."""
+    """InputError quoting any key of ``stacks`` that starts with a digit but
+    is not a hex of the map, or a counter without a label."""
     for where, items in stacks.items():
-        if where not in gmap.boxes:
-            gmap.hex(where)
+        is_box(gmap, where)
         for it in items:
             if not isinstance(it, Mapping) or not isinstance(it.get("label"), str):
                 raise InputError(f"counter {it!r} in {where!r} has no 'label'")
+
+
+@dataclass(frozen=True)
+class Box:
+    """A box drawn beside the map, with the counters in it (top first)."""
+
+    id: str
+    caption: str
+    items: tuple[Mapping[str, Any], ...]
+    listed: bool  # one of the map's off-map boxes; False: a holding box only the view names
+    target: str = ""  # the hex number it is aimed at ("" if none)
+
+
+def boxes_of(gmap: GameMap, stacks: Stacks, box_names: Mapping[str, str] | None = None, *,
+             empty: bool = False) -> list[Box]:
+    """The boxes to draw: the holding boxes of ``stacks`` (keys that are no
+    hex and not on the map's list) in the order of ``stacks``, then the map's
+    own boxes in the map's order -- those without counters only when
+    ``empty``.  Captions: ``box_names``, else the box's name (a holding box:
+    its id)."""
+    names = dict(box_names or {})
+    found = [Box(where, names.get(where, where), tuple(items), False)
+             for where, items in stacks.items() if items and where not in gmap.boxes and is_box(gmap, where)]
+    for box in gmap.boxes.values():
+        items = tuple(stacks.get(box.id, ()))
+        if items or empty:
+            target = gmap.label(box.target) if box.target is not None else ""
+            found.append(Box(box.id, names.get(box.id, box.name), items, True, target))
+    return found
 
 
 def _cell_width(gmap: GameMap) -> int:
@@ -113,13 +164,16 @@ def render_map(
     width: int = 120,
     title: str | None = None,
     legend: bool = True,
+    box_names: Mapping[str, str] | None = None,
 ) -> Group:
-    """A rich renderable of ``gmap`` with ``stacks`` on it, and a legend.
+    """A rich renderable of ``gmap`` with ``stacks`` on it, and a legend
+    with the boxes that hold counters.
 
     ``window = ("0101", "1010")`` draws only that rectangle (top-left and
     bottom-right hex numbers); without it the whole map is drawn when it fits
     in ``width`` characters, else as many columns as fit, and the caption says
-    which.  ``side_colours`` maps side ids to ``#rrggbb``."""
+    which.  ``side_colours`` maps side ids to ``#rrggbb``; ``box_names`` box
+    ids to captions."""
     stacks = stacks or {}
     check_stacks(gmap, stacks)
     lay = gmap.layout
@@ -176,7 +230,7 @@ def render_map(
         parts.append(Text(f"showing {shown} of {gmap.grid.extent()}" + ("; pan with window=" if cut else ""), style="italic"))
     parts.append(body)
     if legend:
-        parts.append(_legend(gmap, stacks, colours, side_names or {}))
+        parts.append(_legend(gmap, stacks, colours, side_names or {}, box_names, width))
     return Group(*parts)
 
 
@@ -213,7 +267,8 @@ def _draw_cell(
         put(y + 1, x, " " * cell, base)
 
 
-def _legend(gmap: GameMap, stacks: Stacks, colours: Mapping[str, str], names: Mapping[str, str]) -> Text:
+def _legend(gmap: GameMap, stacks: Stacks, colours: Mapping[str, str], names: Mapping[str, str],
+            box_names: Mapping[str, str] | None = None, width: int = 120) -> Text:
     t = Text()
     t.append("Terrain: ", style="bold")
     for i, tt in enumerate(gmap.terrain_types.values()):
@@ -232,20 +287,21 @@ def _legend(gmap: GameMap, stacks: Stacks, colours: Mapping[str, str], names: Ma
             t.append(f" {names.get(side, side)}")
     t.append("\nStacks:  ", style="bold")
     t.append("below each hex number: top unit, first letter of its marker, number of units")
-    lines = []
-    for box in gmap.boxes.values():
-        inside = stacks.get(box.id, ())
-        if not inside:
-            continue
-        target = f" (-> {gmap.label(box.target)})" if box.target is not None else ""
-        lines.append((box, target, inside))
-    for box, target, inside in lines:
-        t.append(f"\n{box.name}{target}: ", style="bold")
-        for i, it in enumerate(inside):
-            if i:
-                t.append(" ")
+    for box in boxes_of(gmap, stacks, box_names):  # a line each, its counters wrapped to ``width``
+        head = f"{box.caption}{f' (-> {box.target})' if box.target else ''}: "
+        t.append(f"\n{head}", style="bold")
+        used = len(head)
+        for i, it in enumerate(box.items):
             side = it.get("side")
             bg = colours.get(side, "#777777") if side else _MARKER_BG
             marker = f" ({it['marker']})" if it.get("marker") else ""
-            t.append(f" {it['label']}{marker} ", style=Style(color=ink_for(bg), bgcolor=bg))
+            chip = f" {it['label']}{marker} "
+            if i and used + 1 + len(chip) > width:
+                t.append("\n  ")
+                used = 2
+            elif i:
+                t.append(" ")
+                used += 1
+            t.append(chip, style=Style(color=ink_for(bg), bgcolor=bg))
+            used += len(chip)
     return t

@@ -5,8 +5,12 @@ for ``-r``) filled with their terrain colour and numbered; roads and trails as
 lines from hex centre to hex centre across their hexsides; rivers, all-sea
 and fortified hexsides as lines along the hex edge; towns and key locations
 as symbols; counters as labelled squares in their side's colour, a stack as
-offset squares with the top one uppermost and its size in the corner.  Off-map
-boxes are drawn beside the map with their contents, and a legend below.
+offset squares with the top one uppermost and its size in the corner.  Boxes
+are drawn beside the map with their contents (``<g class="box"
+data-box="ID">``), and a legend below: first the holding boxes that only the
+view names (Ambon's ``off-map``, 14.2), outlined dashed, then the map's own
+off-map boxes.  A key of ``stacks`` that is not a hex number is a box, never
+parsed as a hex (:func:`pbem.render.hexmap.is_box`).
 
 The document is built with :mod:`xml.etree.ElementTree`, so every label is
 escaped and the result is well-formed XML.  ``stacks`` is the structure the
@@ -16,11 +20,12 @@ terminal map takes (see :mod:`pbem.render.hexmap`).
 from __future__ import annotations
 
 import math
+import textwrap
 import xml.etree.ElementTree as ET
 from typing import Any, Mapping, Sequence
 
 from pbem.engine.mapdata import GameMap
-from pbem.render.hexmap import Stacks, ink_for, sides_in, check_stacks, side_palette
+from pbem.render.hexmap import Stacks, boxes_of, check_stacks, ink_for, is_box, side_palette, sides_in
 
 __all__ = ["board_svg"]
 
@@ -52,11 +57,13 @@ def board_svg(
     title: str | None = None,
     numbers: bool = True,
     legend: bool = True,
+    box_names: Mapping[str, str] | None = None,
 ) -> str:
     """The SVG text of ``gmap`` with ``stacks`` on it.
 
     ``size`` is the hex circumradius in pixels; ``side_colours`` maps side ids
-    to ``#rrggbb`` (others get a fixed palette)."""
+    to ``#rrggbb`` (others get a fixed palette); ``box_names`` box ids to
+    captions."""
     stacks = stacks or {}
     check_stacks(gmap, stacks)
     lay = gmap.layout
@@ -135,33 +142,46 @@ def board_svg(
     # counters ------------------------------------------------------------
     g = ET.SubElement(root, "g", {"id": "counters"})
     for where, items in stacks.items():
-        if where in gmap.boxes or not items:
+        if not items or is_box(gmap, where):
             continue
         x, y = at(gmap.hex(where))
         _stack(g, x, y, size * 0.72, items, colours)
 
-    # off-map boxes, beside the map ---------------------------------------------
+    # boxes, beside the map: holding boxes first, then the map's own ----------------
     box_x = margin + map_w + size * 0.6
-    box_w = size * 4.2
+    per_row = 4
+    cs, gap = size * 0.8, size * 0.2  # a counter in a box, and the space between two
+    box_w = gap + per_row * (cs + gap)
+    caption_size = size * 0.3
+    chars = max(8, int((box_w - 2 * gap) / (caption_size * 0.56)))  # bold Helvetica: about 0.55 em a character
     box_y = top
-    filled = list(gmap.boxes.values())
-    if filled:
+    drawn = boxes_of(gmap, stacks, box_names, empty=True)
+    if drawn:
         g = ET.SubElement(root, "g", {"id": "boxes"})
-    for box in filled:
-        items = list(stacks.get(box.id, ()))
-        per_row = 3
-        rows = max(1, math.ceil(len(items) / per_row))
-        cs = size * 0.8
-        h_box = size * 0.8 + rows * (cs + size * 0.2) + size * 0.1
-        ET.SubElement(g, "rect", {"x": _f(box_x), "y": _f(box_y), "width": _f(box_w), "height": _f(h_box), "fill": "#eeeeee", "stroke": "#555555"})
-        target = f" -> {gmap.label(box.target)}" if box.target is not None else ""
-        ET.SubElement(g, "text", {"x": _f(box_x + size * 0.2), "y": _f(box_y + size * 0.5), "font-size": _f(size * 0.3), "font-weight": "bold"}).text = box.name + target
-        for i, it in enumerate(items):
-            cx = box_x + size * 0.2 + (i % per_row) * (cs + size * 0.2) + cs / 2
-            cy = box_y + size * 0.8 + (i // per_row) * (cs + size * 0.2) + cs / 2
-            _stack(g, cx, cy, cs, [it], colours)
+    for box in drawn:
+        lines = textwrap.wrap(box.caption + (f" -> {box.target}" if box.target else ""), chars) or [box.id]
+        head = gap + len(lines) * caption_size * 1.2 + gap * 0.5
+        rows = max(1, math.ceil(len(box.items) / per_row))
+        h_box = head + rows * (cs + gap)
+        bg = ET.SubElement(g, "g", {"class": "box", "data-box": box.id})
+        rect = {"x": _f(box_x), "y": _f(box_y), "width": _f(box_w), "height": _f(h_box), "fill": "#eeeeee",
+                "stroke": "#555555"}
+        if not box.listed:
+            rect.update({"fill": "#f6f1e2", "stroke-dasharray": "5 3", "stroke-width": "1.5"})
+        ET.SubElement(bg, "rect", rect)
+        caption = ET.SubElement(bg, "text", {"x": _f(box_x + gap), "y": _f(box_y + gap + caption_size),
+                                             "font-size": _f(caption_size), "font-weight": "bold", "class": "caption"})
+        if len(lines) == 1:
+            caption.text = lines[0]
+        else:  # wrapped to the box's width, a line a tspan
+            for i, line in enumerate(lines):
+                ET.SubElement(caption, "tspan", {"x": _f(box_x + gap), "dy": "0" if i == 0 else _f(caption_size * 1.2)}).text = line
+        for i, it in enumerate(box.items):
+            cx = box_x + gap + (i % per_row) * (cs + gap) + cs / 2
+            cy = box_y + head + (i // per_row) * (cs + gap) + cs / 2
+            _stack(bg, cx, cy, cs, [it], colours)
         box_y += h_box + size * 0.3
-    total_w = (box_x + box_w + margin) if filled else (margin * 2 + map_w)
+    total_w = (box_x + box_w + margin) if drawn else (margin * 2 + map_w)
     total_h = max(top + map_h + margin, box_y)
 
     # legend ----------------------------------------------------------------
@@ -240,10 +260,12 @@ def _stack(g: ET.Element, x: float, y: float, s: float, items: Sequence[Mapping[
         ET.SubElement(sg, "rect", attrs)
         if depth == 0:
             ink = ink_for(fill)
-            ET.SubElement(sg, "text", {
-                "x": _f(cx + s * 0.46), "y": _f(cy + s * 0.52), "font-size": _f(s * 0.32),
-                "font-weight": "bold", "text-anchor": "middle", "fill": ink,
-            }).text = str(it["label"])
+            label = str(it["label"])
+            attrs = {"x": _f(cx + s * 0.46), "y": _f(cy + s * 0.52), "font-size": _f(s * 0.32),
+                     "font-weight": "bold", "text-anchor": "middle", "fill": ink}
+            if len(label) * s * 0.32 * 0.6 > s * 0.84:  # wider than the counter: condensed to fit, not shrunk
+                attrs.update({"textLength": _f(s * 0.84), "lengthAdjust": "spacingAndGlyphs"})
+            ET.SubElement(sg, "text", attrs).text = label
             if it.get("marker"):
                 ET.SubElement(sg, "text", {
                     "x": _f(cx + s * 0.46), "y": _f(cy + s * 0.8), "font-size": _f(s * 0.2),

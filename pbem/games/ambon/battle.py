@@ -17,26 +17,16 @@ Losses and ``r`` (retreat or extra hit) follow the owner's default policy of
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from pbem.engine.machine import Event, illegal, replace
-from pbem.games.ambon import combat, movement
-from pbem.games.ambon.state import ELIMINATED, JAPANESE, AmbonState, Battle, Piece, Reveal, other
+from pbem.games.ambon import combat, entering, movement, retreat
+from pbem.games.ambon.state import ELIMINATED, JAPANESE, AmbonState, Battle, CombatStage, Piece, other
 
 if TYPE_CHECKING:
     from pbem.games.ambon.data import AmbonData
 
 ARMY, KURE = "army", "kure"
-
-Enter = Callable[[AmbonState, Piece, str], "tuple[AmbonState, list[Event]]"]
-"""What happens when a unit enters a hex, however it gets there (3.1
-control, 6.5 beachheads, 7.2 and 8.0 reveals): ``AmbonGame._entered``,
-the one function that movement, landings, advances and retreats share."""
-
-
-def label(b: Battle) -> str:
-    return f"combat {b.target}"
-
 
 # --------------------------------------------------------------------------- 11.0 declaring
 
@@ -45,7 +35,7 @@ def declare(data: "AmbonData", state: AmbonState, side: str, order: dict[str, An
     """11.0: one combat: attackers (units in any hexes) against one defending hex."""
     target, units, hq = order["target"], list(order["with"]), order.get("hq", "")
     gmap = data.map
-    if any(b.stage != "declared" for b in state.battles):
+    if any(b.stage is not CombatStage.DECLARED for b in state.battles):
         raise illegal("11.0", "all combats are declared at the start of the Combat Phase, in one message")
     if any(b.target == target for b in state.battles):
         raise illegal("11.0", f"{target} is already attacked this phase; a defending hex is attacked only once")
@@ -113,19 +103,19 @@ def check_support(data: "AmbonData", state: AmbonState, side: str, hq: str, targ
             raise illegal("11.1", f"{hq} ({kind}) may support only a combat of {kind} units alone")
 
 
-def open_support(data: "AmbonData", state: AmbonState, seq: int, enter: Enter) -> tuple[AmbonState, list[Event]]:
+def open_support(data: "AmbonData", state: AmbonState, seq: int) -> tuple[AmbonState, list[Event]]:
     """After the declarations: each combat's defender may add HQ support (11.1),
     decided by its standing instruction or owed as a decision; lone HQs
     attacked are eliminated at once (11.1), and the attackers may then
     advance into the emptied hex (11.4)."""
     events: list[Event] = []
-    for b in [x for x in state.battles if x.stage == "declared"]:
+    for b in [x for x in state.battles if x.stage is CombatStage.DECLARED]:
         defenders = [p for p in state.at(b.target) if p.side != b.side]
         if defenders and all(data.spec(p).hq for p in defenders):
             state = state.with_pieces(replace(p, where=ELIMINATED) for p in defenders)
             events.append(Event("11.1", f"{', '.join(p.id for p in defenders)} attacked alone in {b.target}: eliminated"))
-            state = _with_battle(state, replace(b, stage="done"))
-            state, more = offer_advance(data, state, b, enter)
+            state = _with_battle(state, replace(b, stage=CombatStage.DONE))
+            state, more = offer_advance(data, state, b)
             events += more
             continue
         options = support_options(data, state, b)
@@ -134,11 +124,11 @@ def open_support(data: "AmbonData", state: AmbonState, seq: int, enter: Enter) -
             data.spec(p).artillery and not p.bombarded for p in state.on_map(other(b.side))
         )
         if (options and policy is None) or may_fire:
-            state = _with_battle(state, replace(b, stage="support"))
+            state = _with_battle(state, replace(b, stage=CombatStage.SUPPORT))
             events.append(Event("11.1", f"{other(b.side)} may support the defence of {b.target} with {' or '.join(options)}"))
         else:
             hq = options[0] if options and policy == "always" else ""
-            state = _with_battle(state, replace(b, stage="roll", defender_hq=hq, key_seq=seq))
+            state = _with_battle(state, replace(b, stage=CombatStage.ROLL, defender_hq=hq, key_seq=seq))
             if hq:
                 events.append(Event("11.1", f"{hq} supports the defence of {b.target} (standing instruction)"))
     return state, events
@@ -168,16 +158,16 @@ def support_options(data: "AmbonData", state: AmbonState, b: Battle) -> list[str
 def decide_support(data: "AmbonData", state: AmbonState, side: str, hq: str, target: str | None, seq: int) -> tuple[AmbonState, list[Event]]:
     """The defender's answer (an order ``support = "NEI-HQ"`` or ``"none"``,
     ``target = "1609"`` when several combats wait)."""
-    waiting = [b for b in state.battles if b.stage == "support" and other(b.side) == side]
+    waiting = [b for b in state.battles if b.stage is CombatStage.SUPPORT and other(b.side) == side]
     if target:
         waiting = [b for b in waiting if b.target == target]
     if len(waiting) != 1:
-        where = ", ".join(b.target for b in state.battles if b.stage == "support") or "none"
+        where = ", ".join(b.target for b in state.battles if b.stage is CombatStage.SUPPORT) or "none"
         raise illegal("11.1", f"say which combat the support is for (target = ...): combats awaiting support: {where}")
     b = waiting[0]
     if hq != "none" and hq not in support_options(data, state, b):
         raise illegal("11.1", f"{hq} cannot support the defence of {b.target} (may: {', '.join(support_options(data, state, b)) or 'none'})")
-    new = replace(b, stage="roll", defender_hq="" if hq == "none" else hq, key_seq=seq)
+    new = replace(b, stage=CombatStage.ROLL, defender_hq="" if hq == "none" else hq, key_seq=seq)
     state = replace(state, battles=tuple(new if x is b else x for x in state.battles))
     return state, [Event("11.1", f"{hq} supports the defence of {b.target}" if hq != "none" else f"no HQ supports the defence of {b.target}")]
 
@@ -187,8 +177,8 @@ def decline_open_support(state: AmbonState, side: str, seq: int) -> tuple[AmbonS
     events = []
     battles = []
     for b in state.battles:
-        if b.stage == "support" and other(b.side) == side:
-            b = replace(b, stage="roll", key_seq=seq)
+        if b.stage is CombatStage.SUPPORT and other(b.side) == side:
+            b = replace(b, stage=CombatStage.ROLL, key_seq=seq)
             events.append(Event("11.1", f"no HQ supports the defence of {b.target}"))
         battles.append(b)
     return replace(state, battles=tuple(battles)), events
@@ -234,12 +224,12 @@ def attack_strength(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[Fr
     return total, notes
 
 
-def resolve(data: "AmbonData", state: AmbonState, b: Battle, die: int, enter: Enter) -> tuple[AmbonState, list[Event]]:
+def resolve(data: "AmbonData", state: AmbonState, b: Battle, die: int) -> tuple[AmbonState, list[Event]]:
     """Resolve combat ``b`` with ``die``: results against the defender first,
     then the attacker (11.0), retreats (11.3), then the advance (11.4)."""
     defenders = [p for p in state.at(b.target) if p.side != b.side]
     attackers = [state.piece(u) for u in b.attackers if state.piece(u).on_map]
-    done = replace(b, stage="done")
+    done = replace(b, stage=CombatStage.DONE)
     state = replace(state, battles=tuple(done if x is b else x for x in state.battles))
     if not defenders or not attackers:
         return state, [Event("11.0", f"the combat at {b.target} lapses: {'no defender' if not defenders else 'no attacker'} is left")]
@@ -248,99 +238,25 @@ def resolve(data: "AmbonData", state: AmbonState, b: Battle, die: int, enter: En
     odds = combat.odds(data, state, attack, defenders, b.target, across=across,
                        hq={"attacker": bool(b.attacker_hq), "defender": bool(b.defender_hq)})
     rolled = combat.roll_on_crt(data, odds, die)
-    a_hits, d_hits, retreat = rolled.hits
+    a_hits, d_hits, kind = rolled.hits
     events = [Event("11.0", f"combat at {b.target}: {rolled.describe()}" + "".join(f"; {n}" for n in notes),
                     {"target": b.target, **rolled.data()})]
     state, more, _ = combat.apply_hits(data, state, defenders, d_hits, "defender")
     events += more
     survivors = [state.piece(p.id) for p in defenders if state.piece(p.id).where == b.target]
-    if retreat and survivors:
-        busy = frozenset(x.target for x in state.battles if x.stage != "done")
-        state, more = retreat_units(data, state, survivors, retreat, busy, enter=enter)
+    if kind and survivors:
+        busy = frozenset(x.target for x in state.battles if x.stage is not CombatStage.DONE)
+        state, more = retreat.retreat_units(data, state, survivors, kind, busy)
         events += more
     state, more, _ = combat.apply_hits(data, state, attackers, a_hits, "attacker")
     events += more
     if not [p for p in state.at(b.target) if p.side != b.side]:
-        state, more = offer_advance(data, state, b, enter)
+        state, more = offer_advance(data, state, b)
         events += more
-    return state, events
-
-
-def retreat_units(data: "AmbonData", state: AmbonState, pieces: list[Piece], kind: str, busy: frozenset[str],
-                  *, enter: Enter) -> tuple[AmbonState, list[Event]]:
-    """11.3: ``r`` -- retreat one hex or refuse with an extra hit (the owner's
-    standing instruction ``retreat = "hit"`` refuses; by default units
-    retreat); ``R`` -- must retreat.  Into an EZOC only when no other hex is
-    legal, with an extra hit; with no legal hex, an extra hit instead.
-
-    The hex is the owner's choice among those 11.3 allows
-    (:func:`combat.retreat_choices`): the first of them its standing
-    instruction ``retreat-to`` names (hexes in order of preference), else the
-    default policy's (:mod:`combat`).  A unit that retreats enters its new hex
-    with every effect of entering (``enter``: 3.1 control, 6.5 beachheads,
-    7.2 and 8.0 reveals)."""
-    events: list[Event] = []
-    for piece in pieces:
-        piece = state.piece(piece.id)
-        if kind == "r" and state.standing.get(piece.side, "retreat") == "hit":
-            state, more, _ = combat.apply_hits(data, state, [piece], 1, "refusing the retreat: extra")
-            events += more
-            continue
-        options = combat.retreat_options(data, state, piece, busy)
-        if not options:
-            state, more, _ = combat.apply_hits(data, state, [piece], 1, "no legal retreat: extra")
-            events += more
-            continue
-        choices = combat.retreat_choices(data, state, piece, options)
-        wanted = (state.standing.get(piece.side, "retreat-to") or "").split()
-        where = next((h for h in wanted if h in choices), choices[0])
-        chosen = " (its owner's choice)" if where in wanted else ""
-        into_ezoc = next(e for e, _, label in options if label == where)
-        state = state.with_piece(replace(piece, where=where))
-        events.append(Event("11.3", f"{piece.id} retreats to {where}" + (" into an enemy ZOC" if into_ezoc else "") + chosen))
-        h = data.map.hex(where)
-        concealed = [p for p in state.on_map(other(piece.side)) if p.concealed and h in data.zoc_reach(data.map.hex(p.where))]
-        if concealed:  # 11.3: ending next to concealed units reveals them
-            owed = [Reveal(p.id, "11.3", f"{piece.id} retreated next to it") for p in concealed if not state.owes(p.id)]
-            state = replace(state, owed=state.owed + tuple(owed))
-            events += [Event("11.3", f"{r.slot} must be revealed ({r.why})", {"slot": r.slot}) for r in owed]
-        state, more = enter(state, state.piece(piece.id), where)
-        events += more
-        if into_ezoc and state.piece(piece.id).where == where:
-            sources = movement.zoc_sources(data, state, other(piece.side), h)
-            if not sources:
-                events.append(Event("11.3", f"the reveals removed the EZOC at {where}: {piece.id}'s extra hit is cancelled"))
-            elif all(p.concealed for p in sources):  # the extra hit waits: a dummy's reveal would cancel it
-                state = replace(state, pending_hits=state.pending_hits + ((piece.id, where),))
-                events.append(Event("11.3", f"{piece.id}'s extra hit waits for the reveals around {where}"))
-            else:
-                state, more, _ = combat.apply_hits(data, state, [state.piece(piece.id)], 1, "retreat into an EZOC: extra")
-                events += more
     return state, events
 
 
 # --------------------------------------------------------------------------- 11.4 advance after combat
-
-
-def settle_hits(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]]:
-    """11.3: an extra hit for a retreat into an EZOC that only concealed units
-    made is taken once they are revealed -- or cancelled if the reveals
-    removed that EZOC."""
-    events: list[Event] = []
-    waiting = []
-    for pid, where in state.pending_hits:
-        h = data.map.hex(where)
-        sources = movement.zoc_sources(data, state, other(state.piece(pid).side), h)
-        if any(p.concealed for p in sources) or state.piece(pid).where != where:
-            if state.piece(pid).where == where:
-                waiting.append((pid, where))
-            continue
-        if sources:
-            state, more, _ = combat.apply_hits(data, state, [state.piece(pid)], 1, "retreat into an EZOC: extra")
-            events += more
-        else:
-            events.append(Event("11.3", f"the reveals removed the EZOC at {where}: {pid}'s extra hit is cancelled"))
-    return replace(state, pending_hits=tuple(waiting)), events
 
 
 def advance_candidates(data: "AmbonData", state: AmbonState, b: Battle) -> list[str]:
@@ -355,7 +271,7 @@ def advance_candidates(data: "AmbonData", state: AmbonState, b: Battle) -> list[
     return found
 
 
-def offer_advance(data: "AmbonData", state: AmbonState, b: Battle, enter: Enter) -> tuple[AmbonState, list[Event]]:
+def offer_advance(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[AmbonState, list[Event]]:
     """11.4: the defending hex of ``b`` is empty: the attacker's standing
     instruction ``advance`` decides, or the attacker's next message."""
     candidates = advance_candidates(data, state, b)
@@ -365,15 +281,14 @@ def offer_advance(data: "AmbonData", state: AmbonState, b: Battle, enter: Enter)
     if policy == "never":
         return state, [Event("11.4", f"no unit advances into {b.target} (standing instruction)")]
     if policy == "always":
-        return _advance_into(state, candidates, b.target, " (standing instruction)", enter)
-    state = replace(state, battles=tuple(replace(x, stage="advance") if x.target == b.target and x.side == b.side else x for x in state.battles))
+        return _advance_into(data, state, candidates, b.target, " (standing instruction)")
+    state = replace(state, battles=tuple(replace(x, stage=CombatStage.ADVANCE) if x.target == b.target and x.side == b.side else x for x in state.battles))
     return state, [Event("11.4", f"{b.target} is empty: {b.side} may advance {', '.join(candidates)} into it")]
 
 
-def advance(data: "AmbonData", state: AmbonState, side: str, units: list[str], target: str | None,
-            enter: Enter) -> tuple[AmbonState, list[Event]]:
+def advance(data: "AmbonData", state: AmbonState, side: str, units: list[str], target: str | None) -> tuple[AmbonState, list[Event]]:
     """11.4: the attacker's decision (an ``advance`` order)."""
-    waiting = [b for b in state.battles if b.stage == "advance" and b.side == side and (target is None or b.target == target)]
+    waiting = [b for b in state.battles if b.stage is CombatStage.ADVANCE and b.side == side and (target is None or b.target == target)]
     if len(waiting) != 1:
         raise illegal("11.4", "say which emptied hex to advance into (target = ...)" if waiting else f"{side} has no advance to decide")
     b = waiting[0]
@@ -383,24 +298,22 @@ def advance(data: "AmbonData", state: AmbonState, side: str, units: list[str], t
         raise illegal("11.4", f"{wrong[0]} may not advance into {b.target} (may: {', '.join(allowed)})")
     if any(p.side != side for p in state.at(b.target)):
         raise illegal("11.4", f"{b.target} is no longer empty")
-    state = replace(state, battles=tuple(replace(x, stage="done") if x is b else x for x in state.battles))
+    state = replace(state, battles=tuple(replace(x, stage=CombatStage.DONE) if x is b else x for x in state.battles))
     if not units:
         return state, [Event("11.4", f"no unit advances into {b.target}", {"units": [], "target": b.target})]
-    return _advance_into(state, units, b.target, "", enter)
+    return _advance_into(data, state, units, b.target, "")
 
 
-def _advance_into(state: AmbonState, units: list[str], target: str, why: str, enter: Enter) -> tuple[AmbonState, list[Event]]:
+def _advance_into(data: "AmbonData", state: AmbonState, units: list[str], target: str, why: str) -> tuple[AmbonState, list[Event]]:
     """11.4: the advancing units enter the emptied hex, with every effect of
     entering a hex (3.1 control, 6.5 beachheads, 8.0 reveals)."""
     state = state.with_pieces(replace(state.piece(u), where=target) for u in units)
     events = [Event("11.4", f"{', '.join(units)} advance into {target}{why}", {"units": list(units), "target": target})]
-    for u in units:
-        state, more = enter(state, state.piece(u), target)
-        events += more
-    return state, events
+    state, more = entering.entered_all(data, state, units, target)
+    return state, events + more
 
 
 def close_advances(state: AmbonState, side: str) -> AmbonState:
     """Advances left undecided at the end of the attacker's message: none."""
-    return replace(state, battles=tuple(replace(b, stage="done") if b.stage == "advance" and b.side == side else b
+    return replace(state, battles=tuple(replace(b, stage=CombatStage.DONE) if b.stage is CombatStage.ADVANCE and b.side == side else b
                                         for b in state.battles))

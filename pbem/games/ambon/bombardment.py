@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING
 
 from pbem.engine.machine import Event, illegal, replace
 from pbem.games.ambon import movement
+from pbem.games.ambon.sequence import phasing_side
 from pbem.games.ambon.state import (
     A_BOMBARDMENT,
     A_COMBAT,
     J_BOMBARDMENT,
     J_COMBAT,
-    PHASE_SIDE,
     AmbonState,
     Piece,
 )
@@ -92,9 +92,9 @@ def check_bombardment(
     if defensive:
         if not state.option("14.1"):
             raise illegal("14.1", f"{unit_id} cannot bombard defensively: optional rule 14.1 is not in use")
-        if state.phase not in COMBAT_PHASES or PHASE_SIDE[state.phase] == unit.side:
+        if state.phase not in COMBAT_PHASES or phasing_side(state.phase) == unit.side:
             raise illegal("14.1", f"{unit_id} may bombard defensively only during the enemy's Combat Phase")
-    elif state.phase not in BOMBARDMENT_PHASES or PHASE_SIDE[state.phase] != unit.side:
+    elif state.phase not in BOMBARDMENT_PHASES or phasing_side(state.phase) != unit.side:
         raise illegal("10.0", f"{unit_id} may bombard only during its own side's Bombardment Phase, not in {state.phase}")
     if unit.bombarded:
         raise illegal("10.0", f"{unit_id} has already bombarded this turn (each artillery unit bombards once per turn)")

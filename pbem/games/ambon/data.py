@@ -24,6 +24,7 @@ from pbem.engine.machine import illegal
 from pbem.engine.mapdata import PROHIBITED, DataFile, DataSet, load_dataset
 from pbem.engine.paths import half_mp
 from pbem.errors import DataError, InputError
+from pbem.games.ambon.sequence import SEQUENCE, Phase, check_turn_phases
 from pbem.games.ambon.state import JAPANESE, Piece
 
 DATA = Path(__file__).parent / "data"
@@ -93,13 +94,6 @@ FACE: dict[str, str] = {
     "optional_rule": "str",
 }
 
-# turns.toml phase names (5.0), in the order the rules code plays them.
-PHASE_NAMES = (
-    "japanese-landing", "japanese-movement", "japanese-bombardment", "japanese-combat",
-    "allied-movement", "allied-bombardment", "allied-combat", "recovery",
-)
-SURRENDER_PHASE = "allied-surrender-option"  # 3.2: first, at the start of the turn
-SUPPLY_PHASE = "supply-check"  # 13.0: last, at the end of the turn
 TURN_KEYS = ("number", "date", "half", "label", "phases", "japanese_recovery", "allied_move_restricted")
 #: turns.toml ``[vp_awards]`` (3.0, 3.2).
 VP_AWARDS = (
@@ -164,12 +158,12 @@ class Turn:
     @property
     def surrender_option(self) -> bool:
         """3.2: the Allies may surrender at the start of this turn."""
-        return SURRENDER_PHASE in self.phases
+        return Phase.SURRENDER in self.phases
 
     @property
     def supply_check(self) -> bool:
         """13.0: the Japanese supply check ends this turn."""
-        return SUPPLY_PHASE in self.phases
+        return Phase.SUPPLY in self.phases
 
 
 @dataclass(frozen=True)
@@ -557,19 +551,16 @@ class AmbonData:
 
     @staticmethod
     def _check_phases(src: DataFile, phases: tuple[str, ...], key: str) -> None:
-        """5.0: each turn plays PHASE_NAMES once each in that order, the
-        surrender option (3.2) first and the supply check (13.0) last where
-        a turn has them: the sequence the rules code plays."""
-        known = PHASE_NAMES + (SURRENDER_PHASE, SUPPLY_PHASE)
+        """5.0: each turn plays the phases of :data:`sequence.SEQUENCE` in its
+        order, each once, the surrender option (3.2) and the supply check
+        (13.0) where a turn has them."""
         for j, phase in enumerate(phases):
-            if phase not in known:
-                raise src.error(f"{key}[{j}]", f"unknown phase {phase!r} (known: {', '.join(known)})", needle=f'"{phase}"')
-        if [p for p in phases if p in PHASE_NAMES] != list(PHASE_NAMES) or len(set(phases)) != len(phases):
-            raise src.error(key, f"every turn has these phases once each, in this order (5.0): {', '.join(PHASE_NAMES)}")
-        if SURRENDER_PHASE in phases and phases[0] != SURRENDER_PHASE:
-            raise src.error(key, f"{SURRENDER_PHASE!r} comes first (3.2: at the start of the turn)")
-        if SUPPLY_PHASE in phases and phases[-1] != SUPPLY_PHASE:
-            raise src.error(key, f"{SUPPLY_PHASE!r} comes last (13.0: at the end of the turn)")
+            if phase not in [s.phase for s in SEQUENCE if s.in_turn]:
+                why = check_turn_phases([phase])
+                raise src.error(f"{key}[{j}]", why, needle=f'"{phase}"')
+        why = check_turn_phases(phases)
+        if why:
+            raise src.error(key, why)
 
     @staticmethod
     def _vp_awards(src: DataFile, doc: Mapping[str, Any]) -> dict[str, int]:

@@ -1,5 +1,7 @@
-"""Landings (6.0-6.5): mine checks, unopposed and opposed landing tables,
-second waves and minesweeping, beachheads."""
+"""Landings (6.0-6.4): the attempt from each First Wave box (or its
+postponement), mine checks, the unopposed and opposed landing tables, every
+landing combat of the phase, second waves and minesweeping.  Beachheads
+(6.5) are an effect of entering a hex (:mod:`pbem.games.ambon.entering`)."""
 
 from __future__ import annotations
 
@@ -8,19 +10,21 @@ from typing import TYPE_CHECKING
 
 from pbem.engine.machine import Event, illegal, replace
 from pbem.engine.paths import format_mp
-from pbem.games.ambon import movement
+from pbem.errors import IllegalOrderError
+from pbem.games.ambon import combat, entering, movement, retreat
 from pbem.games.ambon.state import (
     ALLIED,
     ELIMINATED,
     REMOVED,
     AmbonState,
+    CombatStage,
     Landing,
     LandingCombat,
+    LandingStage,
     Reveal,
 )
 
 if TYPE_CHECKING:
-    from pbem.games.ambon.battle import Enter
     from pbem.games.ambon.data import AmbonData, Lane
 
 KURE_NATIONALITY = "kure"
@@ -59,13 +63,13 @@ def start(data: "AmbonData", state: AmbonState, box: str, seq: int) -> tuple[Amb
     if not units:
         raise illegal("6.0", f"no Japanese unit is in {box}")
     if any(l.lane == lane.id for l in state.landings):
-        raise illegal("6.0", f"the landing from {box} has already been ordered this turn")
+        raise illegal("6.0", f"the landing from {box} has already been ordered or postponed this turn")
     held = [p.id for p in state.at(lane.target) if p.side == ALLIED and not p.concealed]
     if held and not fighters(data, state, units):
         raise illegal("6.3", f"artillery-type units may not make opposed landings: {', '.join(units)} in {box} "
                              f"cannot land on {lane.target}, held by {', '.join(held)}")
     owed = mine_reveals(state, lane) + beach_reveals(state, lane.target)
-    landing = Landing(lane.id, units, "reveals", key_seq=seq)
+    landing = Landing(lane.id, units, LandingStage.REVEALS, key_seq=seq)
     events = [Event("6.0", f"{', '.join(units)} attempt a landing from {box} on {lane.target}")]
     if owed:
         events.append(
@@ -91,7 +95,7 @@ def ready(data: "AmbonData", state: AmbonState, seq: int) -> tuple[AmbonState, l
     events: list[Event] = []
     landings = []
     for landing in state.landings:
-        if landing.stage == "reveals":
+        if landing.stage is LandingStage.REVEALS:
             lane = data.lanes[landing.lane]
             waiting = [
                 r for r in state.owed
@@ -101,7 +105,7 @@ def ready(data: "AmbonData", state: AmbonState, seq: int) -> tuple[AmbonState, l
             if not waiting:
                 landing = _classify(data, state, landing, seq)
                 if landing.opposed and not fighters(data, state, landing.units):
-                    landing = replace(landing, stage="done")
+                    landing = replace(landing, stage=LandingStage.DONE)
                     events.append(Event("6.3", f"{lane.target} is held: artillery-type units may not make opposed "
                                                f"landings; {', '.join(landing.units)} stay in {lane.first_wave}"))
                     landings.append(landing)
@@ -121,11 +125,7 @@ def _classify(data: "AmbonData", state: AmbonState, landing: Landing, seq: int) 
     lane = data.lanes[landing.lane]
     real = sum(1 for m in state.mines if lane.mine_box and m.box == lane.mine_box and m.status == "real")
     defenders = [p for p in state.at(lane.target) if p.side == ALLIED]
-    return replace(landing, stage="roll", key_seq=seq, opposed=bool(defenders), real_mines=real)
-
-
-def label(landing: Landing) -> str:
-    return f"landing {landing.lane}"
+    return replace(landing, stage=LandingStage.ROLL, key_seq=seq, opposed=bool(defenders), real_mines=real)
 
 
 def modifiers(data: "AmbonData", state: AmbonState, landing: Landing) -> list[tuple[str, int]]:
@@ -140,9 +140,52 @@ def modifiers(data: "AmbonData", state: AmbonState, landing: Landing) -> list[tu
     return mods
 
 
-def resolve(data: "AmbonData", state: AmbonState, landing: Landing, die: int) -> tuple[AmbonState, list[Event], list[str]]:
-    """Roll on the 6.2 or 6.3 table and apply the result; returns the units
-    that came ashore, for the caller's 3.1/6.5/8.0 effects of entering."""
+def postpone(data: "AmbonData", state: AmbonState, box: str) -> tuple[AmbonState, list[Event]]:
+    """6.0: "the Japanese player may always postpone a landing to the
+    following turn": the units stay in their First Wave box (and so, 6.4,
+    the lane's Second Wave waits behind them)."""
+    lane = data.lane_of_box(box)
+    if lane is None or lane.first_wave != box or not state.at(box):
+        raise illegal("6.0", f"{box!r} is not a First Wave box holding units")
+    if any(l.lane == lane.id for l in state.landings):
+        raise illegal("6.0", f"the landing from {box} has already been ordered or postponed this turn")
+    record = Landing(lane.id, landing_units(data, state, box), LandingStage.POSTPONED)
+    return replace(state, landings=state.landings + (record,)), [
+        Event("6.0", f"the landing from {box} is postponed to the next turn")]
+
+
+def unattempted(data: "AmbonData", state: AmbonState) -> list[str]:
+    """6.0: First Wave boxes holding units whose landing has been neither
+    attempted nor postponed this Landing Phase."""
+    done = {l.lane for l in state.landings}
+    return [lane.first_wave for lane in data.lanes.values() if lane.id not in done and state.at(lane.first_wave)]
+
+
+def attempt_the_rest(data: "AmbonData", state: AmbonState, seq: int) -> tuple[AmbonState, list[Event]]:
+    """6.0: "If Japanese units are present in a First Wave box at the start
+    of the Landing Phase, an attempt is made to land from that box" --
+    landing is the rule, postponing the player's explicit choice.  A Landing
+    Phase that ends with boxes neither landed nor postponed attempts their
+    landings now, in the order of the lanes; a landing the rules forbid
+    (6.3: artillery-type units alone against a held beach) is not made."""
+    events: list[Event] = []
+    for box in unattempted(data, state):
+        try:
+            state, more = start(data, state, box, seq)
+        except IllegalOrderError as err:
+            lane = data.lane_of_box(box)
+            state = replace(state, landings=state.landings + (
+                Landing(lane.id, landing_units(data, state, box), LandingStage.DONE),))
+            events.append(Event(err.rule or "6.0", f"the landing from {box} is not made: {str(err).removeprefix(f'{err.rule}: ')}"))
+            continue
+        events.append(Event("6.0", f"no order postponed the landing from {box}: it is attempted (6.0)"))
+        events += more
+    return state, events
+
+
+def resolve(data: "AmbonData", state: AmbonState, landing: Landing, die: int) -> tuple[AmbonState, list[Event]]:
+    """Roll on the 6.2 or 6.3 table and apply the result: delayed, landed
+    (with every effect of entering the beach), or a landing combat."""
     lane = data.lanes[landing.lane]
     mods = modifiers(data, state, landing)
     total = die + sum(m for _, m in mods)
@@ -150,63 +193,32 @@ def resolve(data: "AmbonData", state: AmbonState, landing: Landing, die: int) ->
     result = table.result(table.columns[0], total)
     shown = f"roll {die}" + "".join(f" {m:+d} ({why})" for why, m in mods) + (f" = {total}" if mods else "")
     rule = "6.3" if landing.opposed else "6.2"
-    done = replace(landing, stage="done")
-    state = replace(state, landings=tuple(done if l.lane == landing.lane else l for l in state.landings))
     if result == "delayed":
-        return state, [Event(rule, f"landing on {lane.target}: {shown} -> landing delayed; the units stay in {lane.first_wave}")], []
+        state = _landing_stage(state, landing.lane, LandingStage.DONE)
+        return state, [Event(rule, f"landing on {lane.target}: {shown} -> landing delayed; the units stay in {lane.first_wave}",
+                             {"lane": landing.lane, "roll": die, "total": total, "result": result})]
     if result.startswith("combat"):
         factor = result.partition("-")[2] or "1"
-        state = replace(
-            state,
-            landings=tuple(replace(l, stage="combat") if l.lane == landing.lane else l for l in state.landings),
-        )
+        state = _landing_stage(state, landing.lane, LandingStage.COMBAT)
         event = Event(rule, f"landing on {lane.target}: {shown} -> landing combat at {factor} attacker CS",
-                      {"lane": landing.lane, "factor": factor, "roll": die, "total": total})
-        state, more, landed = begin_combat(data, state, landing.lane, factor)
-        return state, [event] + more, landed
+                      {"lane": landing.lane, "factor": factor, "roll": die, "total": total, "result": result})
+        state, more = begin_combat(data, state, landing.lane, factor)
+        return state, [event] + more
     less = movement.mp_penalty(result)
     if result != "no-move" and less is None:
         raise illegal(rule, f"unknown landing result {result!r} in the data")
+    state = _landing_stage(state, landing.lane, LandingStage.DONE)
     penalty = result  # the marker the landing units get: No Move, or -N MP (6.2)
-    pieces = [replace(state.piece(u), where=lane.target, penalty=penalty) for u in landing.units]
-    state = state.with_pieces(pieces)
+    state = state.with_pieces(replace(state.piece(u), where=lane.target, penalty=penalty) for u in landing.units)
     what = "no movement this turn" if penalty == "no-move" else f"-{format_mp(less, unit=False)} MP this turn"
-    return state, [Event(rule, f"landing on {lane.target}: {shown} -> landing succeeds, {what}",
-                         {"lane": landing.lane, "roll": die, "total": total, "result": result, "landed": list(landing.units)})], list(landing.units)
+    events = [Event(rule, f"landing on {lane.target}: {shown} -> landing succeeds, {what}",
+                    {"lane": landing.lane, "roll": die, "total": total, "result": result, "landed": list(landing.units)})]
+    state, more = entering.entered_all(data, state, list(landing.units), lane.target)
+    return state, events + more
 
 
-def place_beachhead(state: AmbonState, target: str) -> tuple[AmbonState, list[Event]]:
-    """6.5: a Japanese unit entering a landing hex places a beachhead marker."""
-    if target in state.beachheads or target in state.lost_beachheads:
-        return state, []
-    return replace(state, beachheads=state.beachheads + (target,)), [
-        Event("6.5", f"beachhead established on {target}")
-    ]
-
-
-def capture_beachhead(data: "AmbonData", state: AmbonState, where: str) -> tuple[AmbonState, list[Event]]:
-    """6.5: an Allied unit (not a dummy) entering a beachhead removes it for
-    good; Japanese units still to land there are eliminated: those in the
-    First and Second Wave boxes of the lanes aimed at it.  With 14.2 a
-    battalion still off the map may be aimed at it by the sealed note, which
-    nobody can read yet: it is eliminated when the note is revealed
-    (``AmbonGame._place_second_wave``)."""
-    if where not in state.beachheads:
-        return state, []
-    state = replace(
-        state,
-        beachheads=tuple(b for b in state.beachheads if b != where),
-        lost_beachheads=state.lost_beachheads + (where,),
-    )
-    doomed = []
-    for lane in data.lanes.values():
-        if lane.target == where:
-            doomed += [p for p in state.pieces if p.where in (lane.first_wave, lane.second_wave)]
-    state = state.with_pieces(replace(p, where=ELIMINATED) for p in doomed)
-    events = [Event("6.5", f"the Allies capture the beachhead on {where}; it can never be a beachhead again")]
-    if doomed:
-        events.append(Event("6.5", f"{', '.join(p.id for p in doomed)} could still land there and are eliminated"))
-    return state, events
+def _landing_stage(state: AmbonState, lane_id: str, stage: LandingStage) -> AmbonState:
+    return replace(state, landings=tuple(replace(l, stage=stage) if l.lane == lane_id else l for l in state.landings))
 
 
 def sweep(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]]:
@@ -227,7 +239,8 @@ def sweep(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]
             continue
         state = state.with_pieces(replace(p, where=lane.first_wave) for p in waiting)
         events.append(Event("6.4", f"{', '.join(p.id for p in waiting)} move up to {lane.first_wave}"))
-    used = sorted({data.lanes[l.lane].mine_box for l in state.landings if data.lanes[l.lane].mine_box})
+    used = sorted({data.lanes[l.lane].mine_box for l in state.landings
+                   if data.lanes[l.lane].mine_box and l.stage is not LandingStage.POSTPONED})
     for box in used:
         in_box = [m for m in state.mines if m.box == box]
         dummies = [m for m in in_box if m.status == "dummy"]
@@ -239,29 +252,44 @@ def sweep(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]
             events.append(
                 Event("6.4", f"minesweeping in {box}: {len(dummies)} dummy and {len(real[:1])} real marker(s) removed")
             )
-    return replace(state, landings=()), events
+    return replace(state, landings=(), landing_combats=()), events
 
 
 # --------------------------------------------------------------------------- 6.3 landing combat
 
 
 def supporting_hqs(data: "AmbonData", state: AmbonState, side: str, target: str) -> list[str]:
-    """11.1: HQs of ``side`` whose command range covers ``target``."""
+    """11.1: HQs of ``side`` whose command range covers ``target`` and that
+    support no other combat of this phase (an HQ supports one a phase)."""
     t = data.map.hex(target)
+    used = {lc.defender_hq for lc in state.landing_combats}
     found = []
     for p in state.on_map(side):
         spec = data.spec(p)
-        if spec.hq and data.map.hex(p.where).distance(t) <= spec.command_range:
+        if spec.hq and p.id not in used and data.map.hex(p.where).distance(t) <= spec.command_range:
             found.append(p.id)
     return found
 
 
-def combat_label(lc: LandingCombat) -> str:
-    return f"landing combat {lc.lane}"
+def landing_combat(state: AmbonState, lane_id: str) -> LandingCombat:
+    return next(lc for lc in state.landing_combats if lc.lane == lane_id)
 
 
-def begin_combat(data: "AmbonData", state: AmbonState, lane_id: str, factor: str) -> tuple[AmbonState, list[Event], list[str]]:
-    """6.3: the landing units fight the units on the beach.  The Japanese may
+def _with_combat(state: AmbonState, new: LandingCombat | None, lane_id: str) -> AmbonState:
+    """``state`` with the landing combat of ``lane_id`` replaced by ``new`` (or added; None: removed)."""
+    kept = tuple(lc for lc in state.landing_combats if lc.lane != lane_id)
+    if new is None:
+        return replace(state, landing_combats=kept)
+    if len(kept) == len(state.landing_combats):
+        return replace(state, landing_combats=state.landing_combats + (new,))
+    return replace(state, landing_combats=tuple(new if lc.lane == lane_id else lc for lc in state.landing_combats))
+
+
+def begin_combat(data: "AmbonData", state: AmbonState, lane_id: str, factor: str) -> tuple[AmbonState, list[Event]]:
+    """6.3: "all units attempting the landing must fight the units on the
+    beach (11.0)".  Each landing combat of the phase is fought on its own,
+    with its own HQ-support decision and die, in the order of the landings
+    (the order of the Japanese player's ``land`` orders).  The Japanese may
     not use HQ support; the Allied defender may (11.1), and that decision
     comes before the die: from a standing instruction, or the Allies' next
     message (DESIGN 4.3).
@@ -269,52 +297,67 @@ def begin_combat(data: "AmbonData", state: AmbonState, lane_id: str, factor: str
     An HQ "attacked while alone is automatically eliminated" (2.2.1, 11.1:
     "without calculating a combat ratio"): with only HQs on the beach there
     is no support decision and no landing-combat die; the beach is empty and
-    the landing units come ashore as after a won landing combat (6.3).
-    Returns the units that came ashore."""
+    the landing units come ashore as after a won landing combat (6.3)."""
     lane = data.lanes[lane_id]
     defenders = [p for p in state.at(lane.target) if p.side == ALLIED]
     if defenders and all(data.spec(p).hq for p in defenders):
         state = state.with_pieces(replace(p, where=ELIMINATED) for p in defenders)
         events = [Event("11.1", f"{', '.join(p.id for p in defenders)} attacked alone on {lane.target}: eliminated "
                                 f"without a combat ratio")]
-        state, more, landed = come_ashore(data, state, lane_id)
-        return state, events + more, landed
+        state, more = come_ashore(data, state, lane_id)
+        return state, events + more
     hqs = supporting_hqs(data, state, ALLIED, lane.target)
     policy = state.standing.get(ALLIED, "hq-support")
     if hqs and policy is None:
-        lc = LandingCombat(lane_id, factor, "support")
-        return replace(state, landing_combat=lc), [
-            Event("11.1", f"the Allies may support the defence of {lane.target} with {' or '.join(hqs)}; they decide before the die")
-        ], []
+        state = _with_combat(state, LandingCombat(lane_id, factor, CombatStage.SUPPORT), lane_id)
+        return state, [Event("11.1", f"the Allies may support the defence of {lane.target} with {' or '.join(hqs)}; "
+                                     f"they decide before the die")]
     hq = hqs[0] if hqs and policy == "always" else ""
-    lc = LandingCombat(lane_id, factor, "roll", key_seq=state.seq, defender_hq=hq)
+    state = _with_combat(state, LandingCombat(lane_id, factor, CombatStage.ROLL, key_seq=state.seq, defender_hq=hq), lane_id)
     events = [Event("11.1", f"{hq} supports the defence of {lane.target} (standing instruction)")] if hq else []
-    return replace(state, landing_combat=lc), events, []
+    return state, events
 
 
-def decide_support(data: "AmbonData", state: AmbonState, choice: str, seq: int) -> tuple[AmbonState, list[Event]]:
-    """11.1: the Allies' answer to the support decision of a landing combat."""
-    lc = state.landing_combat
-    if lc is None or lc.stage != "support":
-        raise illegal("11.1", "no landing combat awaits the Allies' HQ support decision")
-    target = data.lanes[lc.lane].target
-    hqs = supporting_hqs(data, state, ALLIED, target)
+def awaiting_support(data: "AmbonData", state: AmbonState, target: str | None = None) -> list[LandingCombat]:
+    return [lc for lc in state.landing_combats if lc.stage is CombatStage.SUPPORT
+            and (target is None or data.lanes[lc.lane].target == target)]
+
+
+def decide_support(data: "AmbonData", state: AmbonState, choice: str, target: str | None, seq: int) -> tuple[AmbonState, list[Event]]:
+    """11.1: the Allies' answer to the support decision of a landing combat
+    (``support = "AUS-HQ"`` or ``"none"``, with ``target = HEX`` when
+    several landing combats wait)."""
+    waiting = awaiting_support(data, state, target)
+    if len(waiting) != 1:
+        where = ", ".join(data.lanes[lc.lane].target for lc in awaiting_support(data, state)) or "none"
+        raise illegal("11.1", f"say which landing combat the support is for (target = ...): landing combats awaiting "
+                              f"support: {where}" if waiting or target else
+                              "no landing combat awaits the Allies' HQ support decision")
+    lc = waiting[0]
+    beach = data.lanes[lc.lane].target
+    hqs = supporting_hqs(data, state, ALLIED, beach)
     if choice != "none" and choice not in hqs:
-        raise illegal("11.1", f"{choice} cannot support the combat at {target} (may: {', '.join(hqs) or 'none'})")
+        raise illegal("11.1", f"{choice} cannot support the combat at {beach} (may: {', '.join(hqs) or 'none'})")
     hq = "" if choice == "none" else choice
-    state = replace(state, landing_combat=replace(lc, stage="roll", key_seq=seq, defender_hq=hq))
-    text = f"{hq} supports the defence of {target}" if hq else f"no Allied HQ supports the defence of {target}"
+    state = _with_combat(state, replace(lc, stage=CombatStage.ROLL, key_seq=seq, defender_hq=hq), lc.lane)
+    text = f"{hq} supports the defence of {beach}" if hq else f"no Allied HQ supports the defence of {beach}"
     return state, [Event("11.1", text)]
 
 
-def resolve_combat(data: "AmbonData", state: AmbonState, die: int, enter: "Enter") -> tuple[AmbonState, list[Event], list[str]]:
-    """6.3 with 11.0-11.3: resolve the landing combat; returns the units that
-    landed (the beach emptied) for the caller's 3.1/6.5/8.0 effects.  Only
-    the non-artillery units fight (6.3: the artillery's "presence is ignored
-    for landing combat"): their CS makes the attack and they take the hits."""
-    from pbem.games.ambon import combat
+def decline_open_support(data: "AmbonData", state: AmbonState, seq: int) -> tuple[AmbonState, list[Event]]:
+    """An Allied message that leaves a landing combat's support decision
+    open declines it (as in the Combat Phase, :func:`battle.decline_open_support`)."""
+    events = []
+    for lc in awaiting_support(data, state):
+        state = _with_combat(state, replace(lc, stage=CombatStage.ROLL, key_seq=seq), lc.lane)
+        events.append(Event("11.1", f"no Allied HQ supports the defence of {data.lanes[lc.lane].target}"))
+    return state, events
 
-    lc = state.landing_combat
+
+def resolve_combat(data: "AmbonData", state: AmbonState, lc: LandingCombat, die: int) -> tuple[AmbonState, list[Event]]:
+    """6.3 with 11.0-11.3: resolve one landing combat.  Only the
+    non-artillery units fight (6.3: the artillery's "presence is ignored for
+    landing combat"): their CS makes the attack and they take the hits."""
     lane = data.lanes[lc.lane]
     landing = next(l for l in state.landings if l.lane == lc.lane)
     units = [u for u in landing.units if state.piece(u).where == lane.first_wave]
@@ -324,44 +367,42 @@ def resolve_combat(data: "AmbonData", state: AmbonState, die: int, enter: "Enter
     defenders = [p for p in state.at(lane.target) if p.side == ALLIED]
     odds = combat.odds(data, state, attack, defenders, lane.target, hq={"defender": bool(lc.defender_hq)})
     rolled = combat.roll_on_crt(data, odds, die)
-    a_hits, d_hits, retreat = rolled.hits
-    events = [Event("6.3", f"landing combat on {lane.target} at {lc.factor} CS: {rolled.describe()}", rolled.data())]
+    a_hits, d_hits, kind = rolled.hits
+    events = [Event("6.3", f"landing combat on {lane.target} at {lc.factor} CS: {rolled.describe()}",
+                    {"lane": lc.lane, **rolled.data()})]
     state, more, _ = combat.apply_hits(data, state, defenders, d_hits, "Allied")
     events += more
     survivors = [state.piece(p.id) for p in defenders if state.piece(p.id).where == lane.target]
-    if retreat and survivors:
-        from pbem.games.ambon.battle import retreat_units
-
-        state, more = retreat_units(data, state, survivors, retreat, frozenset(), enter=enter)
+    if kind and survivors:
+        state, more = retreat.retreat_units(data, state, survivors, kind)
         events += more
     # 6.3: the Japanese absorb their losses by disruption or elimination; no retreat
     state, more, _ = combat.apply_hits(data, state, fighting, a_hits, "Japanese")
     events += more
     if any(p.side == ALLIED for p in state.at(lane.target)):
-        state = replace(state, landing_combat=None,
-                        landings=tuple(replace(l, stage="done") if l.lane == lc.lane else l for l in state.landings))
+        state = _landing_stage(_with_combat(state, None, lc.lane), lc.lane, LandingStage.DONE)
         events.append(Event("6.3", f"{lane.target} is still held: the landing units stay in {lane.first_wave}"))
-        return state, events, []
-    state, more, landed = come_ashore(data, state, lc.lane)
-    return state, events + more, landed
+        return state, events
+    state, more = come_ashore(data, state, lc.lane)
+    return state, events + more
 
 
-def come_ashore(data: "AmbonData", state: AmbonState, lane_id: str) -> tuple[AmbonState, list[Event], list[str]]:
+def come_ashore(data: "AmbonData", state: AmbonState, lane_id: str) -> tuple[AmbonState, list[Event]]:
     """6.3: the beach is empty after a landing combat: every landing unit
     still in the First Wave box, "including disrupted units and HQs", moves
-    onto it under the opposed-landing marker; artillery "may not advance
-    along with the other units".  Returns the units that landed."""
+    onto it under the opposed-landing marker, with every effect of entering
+    it; artillery "may not advance along with the other units"."""
     lane = data.lanes[lane_id]
     landing = next(l for l in state.landings if l.lane == lane_id)
     units = [u for u in landing.units if state.piece(u).where == lane.first_wave]
     movers = [state.piece(u) for u in fighters(data, state, units)]
-    state = replace(state, landing_combat=None,
-                    landings=tuple(replace(l, stage="done") if l.lane == lane_id else l for l in state.landings))
+    state = _landing_stage(_with_combat(state, None, lane_id), lane_id, LandingStage.DONE)
     if not movers:
-        return state, [Event("6.3", f"{lane.target} is empty, but no landing unit is left to land on it")], []
+        return state, [Event("6.3", f"{lane.target} is empty, but no landing unit is left to land on it")]
     state = state.with_pieces(replace(p, where=lane.target, penalty="opposed") for p in movers)
     event = Event("6.3", f"{', '.join(p.id for p in movers)} land on {lane.target} (disrupted units and HQs too); "
                   f"they may not move, bombard or attack this turn"
                   + (f"; artillery stays in {lane.first_wave}" if len(movers) < len(units) else ""),
                   {"lane": lane_id, "landed": [p.id for p in movers]})
-    return state, [event], [p.id for p in movers]
+    state, more = entering.entered_all(data, state, [p.id for p in movers], lane.target)
+    return state, [event] + more

@@ -10,59 +10,53 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from enum import StrEnum
 from typing import Iterable
 
 from pbem.engine.machine import illegal, replace
 from pbem.engine.standing import StandingTable
 
-JAPANESE = "japanese"
-ALLIED = "allied"
-SIDES = (JAPANESE, ALLIED)
+from pbem.games.ambon.sequence import ALLIED, JAPANESE, PHASES, SIDES, Phase, other, phasing_side
+
+__all__ = ["ALLIED", "JAPANESE", "SIDES", "PHASES", "Phase", "other"]
+
 ELIMINATED = "eliminated"
 REMOVED = "removed"  # revealed dummies and mine markers leave the game
 OFF_MAP = "off-map"  # 14.2: second-wave battalions before their note is revealed
 
-# Phases (5.0).  The phasing side is in PHASE_SIDE.
-SETUP_ALLIED = "setup-allied"
-SETUP_JAPANESE = "setup-japanese"
-LANDING = "landing"
-J_MOVEMENT = "japanese-movement"
-J_BOMBARDMENT = "japanese-bombardment"
-J_COMBAT = "japanese-combat"
-A_MOVEMENT = "allied-movement"
-A_BOMBARDMENT = "allied-bombardment"
-A_COMBAT = "allied-combat"
-RECOVERY = "recovery"
-SUPPLY = "supply"
-GAME_OVER = "over"
-PHASES = (
-    SETUP_ALLIED,
-    SETUP_JAPANESE,
-    LANDING,
-    J_MOVEMENT,
-    J_BOMBARDMENT,
-    J_COMBAT,
-    A_MOVEMENT,
-    A_BOMBARDMENT,
-    A_COMBAT,
-    RECOVERY,
-    SUPPLY,
-)
-PHASE_SIDE = {
-    SETUP_ALLIED: ALLIED,
-    SETUP_JAPANESE: JAPANESE,
-    LANDING: JAPANESE,
-    J_MOVEMENT: JAPANESE,
-    J_BOMBARDMENT: JAPANESE,
-    J_COMBAT: JAPANESE,
-    A_MOVEMENT: ALLIED,
-    A_BOMBARDMENT: ALLIED,
-    A_COMBAT: ALLIED,
-}
+# The phases (5.0), by their short names; the sequence itself is pbem.games.ambon.sequence.
+SETUP_ALLIED = Phase.SETUP_ALLIED
+SETUP_JAPANESE = Phase.SETUP_JAPANESE
+LANDING = Phase.LANDING
+J_MOVEMENT = Phase.J_MOVEMENT
+J_BOMBARDMENT = Phase.J_BOMBARDMENT
+J_COMBAT = Phase.J_COMBAT
+A_MOVEMENT = Phase.A_MOVEMENT
+A_BOMBARDMENT = Phase.A_BOMBARDMENT
+A_COMBAT = Phase.A_COMBAT
+RECOVERY = Phase.RECOVERY
+SUPPLY = Phase.SUPPLY
+GAME_OVER = Phase.GAME_OVER
 
 
-def other(side: str) -> str:
-    return ALLIED if side == JAPANESE else JAPANESE
+class LandingStage(StrEnum):
+    """Where a landing from a First Wave box stands (6.0-6.3)."""
+
+    POSTPONED = "postponed"  # 6.0: the Japanese player postponed it to the next turn
+    REVEALS = "reveals"  # 6.1/6.3: mine markers or concealed pieces on the beach must be revealed first
+    ROLL = "roll"  # its die on the 6.2 or 6.3 table is due
+    COMBAT = "combat"  # 6.3: its landing combat is being fought
+    DONE = "done"
+
+
+class CombatStage(StrEnum):
+    """Where a combat (11.0) or a landing combat (6.3) stands."""
+
+    DECLARED = "declared"  # 11.0: declared; the defender's HQ support is not yet asked
+    SUPPORT = "support"  # 11.1: the defender's HQ support decision is owed
+    ROLL = "roll"  # its die is due
+    ADVANCE = "advance"  # 11.4: the attacker's advance decision is owed
+    DONE = "done"
 
 
 @dataclass(frozen=True)
@@ -98,25 +92,34 @@ class Mine:
 
 @dataclass(frozen=True)
 class Landing:
-    """A landing from a First Wave box in progress (6.0-6.3)."""
+    """A landing from a First Wave box this Landing Phase (6.0-6.3)."""
 
     lane: str
     units: tuple[str, ...]
-    stage: str  # "reveals" (6.1/6.3 reveals owed) | "roll" (die due) | "combat" | "done"
+    stage: LandingStage
     key_seq: int = 0
     opposed: bool = False
     real_mines: int = 0
 
+    @property
+    def label(self) -> str:
+        """The label of its die on the 6.2 or 6.3 table."""
+        return f"landing {self.lane}"
+
 
 @dataclass(frozen=True)
 class LandingCombat:
-    """6.3: a landing combat waiting for the defender's HQ decision or its die."""
+    """6.3: one landing combat: waiting for the defender's HQ decision or its die."""
 
     lane: str
-    factor: str  # "1/4", "1/2" or "1"
-    stage: str  # "support" (11.1 decision owed by the Allies) | "roll"
+    factor: str  # the attacker CS the 6.3 table gave: "1/4", "1/2" or "1"
+    stage: CombatStage  # SUPPORT (11.1 decision owed by the Allies) | ROLL
     key_seq: int = 0
     defender_hq: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"landing combat {self.lane}"
 
 
 @dataclass(frozen=True)
@@ -128,9 +131,48 @@ class Battle:
     attackers: tuple[str, ...]
     attacker_hq: str = ""
     defender_hq: str = ""
-    stage: str = "declared"  # declared | support (11.1 decision owed) | roll | advance (11.4 decision) | done
+    stage: CombatStage = CombatStage.DECLARED
     key_seq: int = 0
     defenders: tuple[str, ...] = ()  # the defending units when it was declared: attacked this phase (11.0)
+
+    @property
+    def label(self) -> str:
+        return f"combat {self.target}"
+
+
+@dataclass(frozen=True)
+class Bombardment:
+    """10.0 (or 14.1 defensive fire): one artillery unit's bombardment, its die due."""
+
+    unit: str
+    target: str
+    key_seq: int
+    defensive: bool = False
+
+    @property
+    def label(self) -> str:
+        return f"bombard {self.unit}"
+
+
+@dataclass(frozen=True)
+class RecoveryCheck:
+    """12.0: one disrupted unit's recovery check, its die due."""
+
+    unit: str
+    key_seq: int
+
+    @property
+    def label(self) -> str:
+        return f"recovery {self.unit}"
+
+
+@dataclass(frozen=True)
+class PendingHit:
+    """11.3: the extra hit of a retreat into an EZOC that only concealed
+    units make, waiting for their reveals (a dummy's would cancel it)."""
+
+    unit: str
+    hex: str
 
 
 @dataclass(frozen=True)
@@ -146,7 +188,7 @@ class Reveal:
 @dataclass(frozen=True)
 class AmbonState:
     turn: int
-    phase: str
+    phase: Phase
     pieces: tuple[Piece, ...]
     mines: tuple[Mine, ...] = ()
     options: tuple[str, ...] = ()
@@ -160,12 +202,13 @@ class AmbonState:
     sealed: tuple[tuple[str, str], ...] = ()  # (side, slot) committed
     closing: bool = False  # the phasing side has finished giving orders for this phase
     movement_paused: bool = False  # 8.0: a movement message ended waiting for reveals; the phase goes on after them
-    landing_combat: LandingCombat | None = None
+    acted: bool = False  # something was done in the current phase (5.0: else it ends "skipped")
+    landing_combats: tuple[LandingCombat, ...] = ()  # 6.3: every landing combat of this Landing Phase, in order
     battles: tuple[Battle, ...] = ()
-    bombardments: tuple[tuple[str, str, int, bool], ...] = ()  # (unit, target, key_seq, defensive) awaiting dice
-    recoveries: tuple[tuple[str, int], ...] = ()  # 12.0: (unit, key_seq) awaiting dice
-    surrender_offered: bool = False
-    pending_hits: tuple[tuple[str, str], ...] = ()  # 11.3: (unit, hex) extra hits waiting for reveals  # 3.2: the Allied decision at the start of turn 8 is open
+    bombardments: tuple[Bombardment, ...] = ()  # awaiting dice
+    recoveries: tuple[RecoveryCheck, ...] = ()  # awaiting dice
+    surrender_offered: bool = False  # 3.2: the Allied decision at the start of turn 8 is open
+    pending_hits: tuple[PendingHit, ...] = ()
     standing: StandingTable = field(default_factory=StandingTable)
     seq: int = 0
     vp_events: tuple[tuple[str, int], ...] = ()  # (why, VP) awarded outside the final tally
@@ -244,7 +287,7 @@ class AmbonState:
 
     @property
     def phasing(self) -> str | None:
-        return PHASE_SIDE.get(self.phase)
+        return phasing_side(self.phase)
 
     def option(self, rule: str) -> bool:
         return rule in self.options

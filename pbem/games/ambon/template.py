@@ -5,7 +5,11 @@
   pieces that may be revealed at will (13.1);
 * the decisions open now: HQ support (11.1), advance (11.4), surrender (3.2);
 * the setup (4.1, 4.2) with the turn-1 landings, and the standing
-  instructions pbem's simple bot would give;
+  instructions pbem's simple bot would give; with 14.2 the Second Wave
+  note's syntax and an example derived from the scenario
+  (:func:`second_wave_example`), and, until the note is revealed in the
+  turn-1 Recovery Phase, the battalions off-map (the note's text only in
+  the Japanese player's own template);
 * in the side's own phases: the landings (6.0), the units that may move and
   the hexes they reach (7.0-9.0), the legal bombardment targets (10.0, and
   14.1 defensive bombardment in the enemy's combat phase), every possible
@@ -39,14 +43,15 @@ from pbem.games.ambon.state import (
     J_MOVEMENT,
     JAPANESE,
     LANDING,
-    PHASE_SIDE,
-    PHASES,
+    OFF_MAP,
     SETUP_ALLIED,
     SETUP_JAPANESE,
     AmbonState,
     Battle,
+    CombatStage,
     other,
 )
+from pbem.games.ambon.sequence import PHASES, phasing_side
 from pbem.orders_template import Section, Sections
 
 
@@ -57,10 +62,11 @@ def sections(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str]
     (checked again by :func:`pbem.orders_template.for_match`)."""
     out = Sections()
     phase = state.phase
-    phasing = PHASE_SIDE.get(phase)
+    phasing = phasing_side(phase)
     out.choices = {"phase": phase, "turn": state.turn}
     _reveals(game, state, side, secrets, out)
     _decisions(game, state, side, out)
+    _off_map(game, state, side, secrets, out)
     if phase in (SETUP_ALLIED, SETUP_JAPANESE):
         _setup(game, state, side, out)
         return out
@@ -121,21 +127,21 @@ def _decisions(game: Any, state: AmbonState, side: str, out: Sections) -> None:
     decisions: list[dict[str, Any]] = []
     examples: list[dict[str, Any]] = []
     notes: list[str] = []
-    lc = state.landing_combat
-    if lc is not None and lc.stage == "support" and side == ALLIED:
+    for lc in landing.awaiting_support(data, state) if side == ALLIED else []:
         target = data.lanes[lc.lane].target
         options = landing.supporting_hqs(data, state, ALLIED, target) + ["none"]
-        notes.append(f"11.1 HQ support for the defence of {target} against the landing: support = one of {', '.join(options)}")
+        notes.append(f"11.1 HQ support for the defence of {target} against the landing: support = one of "
+                     f"{', '.join(options)}, target = \"{target}\"  (left out: no support)")
         decisions.append({"kind": "hq-support", "target": target, "options": options, "rule": "11.1"})
-        examples.append({"support": options[0]})
+        examples.append({"support": options[0], "target": target})
     for b in state.battles:
-        if b.stage == "support" and other(b.side) == side:
+        if b.stage is CombatStage.SUPPORT and other(b.side) == side:
             options = battle.support_options(data, state, b) + ["none"]
             notes.append(f"11.1 HQ support for the defence of {b.target}: support = one of {', '.join(options)}"
                          f"  (left out: no support)")
             decisions.append({"kind": "hq-support", "target": b.target, "options": options, "rule": "11.1"})
             examples.append({"support": options[0], "target": b.target})
-        elif b.stage == "advance" and b.side == side:
+        elif b.stage is CombatStage.ADVANCE and b.side == side:
             options = battle.advance_candidates(data, state, b)
             notes.append(f"11.4 advance into {b.target}: advance = a list of {', '.join(options)} ([] to stay)"
                          f"  (left out: nobody advances)")
@@ -168,6 +174,25 @@ def _setup(game: Any, state: AmbonState, side: str, out: Sections) -> None:
                   f"{data.mine_kinds['dummy']} dummy mines"]
         out.awaited.append("your setup (4.1)")
         out.sections.append(Section("Allied setup (4.1)", notes, [{"setup": "historical"}]))
+    elif state.option("14.2"):
+        data = game.data
+        waves, note = second_wave_example(data)
+        lanes = ", ".join(data.lanes)
+        notes = ["14.2 (Concealed Second-Wave Landing): two battalions are kept off-map as the Second Wave; the",
+                 "beach each will land on goes in a note sealed until the turn-1 Recovery Phase (pbem play reveals",
+                 "it then and places them):",
+                 '  second_wave = "BATTALION:LANE BATTALION:LANE"',
+                 f"  battalions {', '.join(setup.BATTALIONS)}; lanes {lanes}",
+                 "and one order per First Wave box for the other units (4.2: Kure in one; the regimental HQ and the",
+                 f"remaining battalion in another, {setup.REGIMENTAL_ARTILLERY} with them: it cannot stay off-map):",
+                 '  wave = "FIRST-WAVE BOX"  units = ["UNIT", ...]',
+                 'setup = "historical" cannot be used: it fills the Second Wave boxes, which 14.2 keeps empty',
+                 "and, in the same message, the turn-1 landings: land = FIRST-WAVE BOX (or postpone = ...)",
+                 "the example below is the historical setup with its Second Wave off-map, bound for the beaches of",
+                 "its Second Wave boxes; its wave and second_wave orders are legal only together: keep them all"]
+        out.awaited.append("your setup (4.2, 14.2: the Second Wave note) and the turn-1 landings (6.0)")
+        examples = [waves + [{"second_wave": note}]] + [{"land": w["wave"]} for w in waves]  # the setup: one group
+        out.sections.append(Section("Japanese setup (4.2, 14.2) and landings (6.0)", notes, examples))
     else:
         notes = ['setup = "historical" puts each unit in its scenario box, or one order per box:',
                  '  wave = "fw-laha"  units = ["3.A", "3.B"]',
@@ -176,6 +201,53 @@ def _setup(game: Any, state: AmbonState, side: str, out: Sections) -> None:
         examples = [{"setup": "historical"}] + [{"land": lane.first_wave} for lane in game.data.lanes.values()]
         out.sections.append(Section("Japanese setup (4.2) and landings (6.0)", notes, examples))
     out.standing = dict(STANDING.get(side, {}))
+
+
+def second_wave_example(data: Any) -> tuple[list[dict[str, Any]], str]:
+    """14.2: the scenario's Japanese setup (``scenario-*.toml``
+    ``[japanese.boxes]``) with its Second Wave kept off-map -- the ``wave``
+    orders of its First Wave boxes, the units of its Second Wave boxes that
+    are no battalion (the regimental artillery) moved to the box of the
+    regimental HQ, and the note naming the lane of each Second Wave box's
+    battalion, e.g. ``"1:hitu-lama 2:laha"``, checked by
+    :func:`pbem.games.ambon.setup.parse_second_wave_note`."""
+    boxes = data.map.boxes
+    lane_of = {lane.second_wave: lane.id for lane in data.lanes.values()}
+    battalion_of = {unit: n for n, units in setup.BATTALIONS.items() for unit in units}
+    waves: dict[str, list[str]] = {}
+    plan: dict[str, str] = {}
+    others: list[str] = []
+    for box, units in data.scenario["japanese"]["boxes"].items():
+        if boxes[box].kind != "second-wave":
+            waves[box] = list(units)
+            continue
+        for unit in units:
+            if unit in battalion_of:
+                plan[battalion_of[unit]] = lane_of[box]
+            else:
+                others.append(unit)
+    hq_box = next(box for box, units in waves.items() if setup.REGIMENTAL_HQ in units)
+    waves[hq_box] += others
+    note = " ".join(f"{n}:{lane}" for n, lane in sorted(plan.items()))
+    setup.parse_second_wave_note(data, note)
+    return [{"wave": box, "units": units} for box, units in waves.items()], note
+
+
+def _off_map(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str], out: Sections) -> None:
+    """14.2: the battalions kept off-map until the note is revealed -- public;
+    the note's text only for its owner."""
+    units = [p.id for p in state.pieces if p.where == OFF_MAP]
+    out.choices["off_map"] = units
+    if not units:
+        return
+    note = secrets.get(setup.SECOND_WAVE_SLOT) if side == JAPANESE else None
+    when = ("pbem play reveals your note and places them" if note is not None
+            else "the Japanese player's sealed note is revealed and they are placed")
+    notes = [f"  {', '.join(units)}: off-map until the turn-1 Recovery Phase,",
+             f"  when {when} for the beaches it names"]
+    if note is not None:
+        notes.append(f"  your note: {note} [only you see this]")
+    out.sections.append(Section("Second Wave off-map (14.2)", notes))
 
 
 def _landings(game: Any, state: AmbonState, out: Sections) -> None:
@@ -310,10 +382,9 @@ def _attacks(game: Any, state: AmbonState, side: str, out: Sections) -> None:
 
 
 def _examples(game: Any, state: AmbonState, side: str, out: Sections) -> None:
-    try:
-        doc = AmbonBot(game).orders(state, side, state.seq + 1)
-    except PbemError:
-        return
+    # The bot tries each order before it keeps one; an error out of it is a
+    # bug to report, not a reason to cut the template short and exit 0.
+    doc = AmbonBot(game).orders(state, side, state.seq + 1)
     orders = [o for o in doc.get("order", []) if "setup" not in o]
     if orders:
         out.sections.append(Section(
@@ -323,4 +394,4 @@ def _examples(game: Any, state: AmbonState, side: str, out: Sections) -> None:
         ))
 
 
-__all__ = ["sections"]
+__all__ = ["second_wave_example", "sections"]

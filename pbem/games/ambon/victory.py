@@ -156,7 +156,7 @@ def may_surrender(data: "AmbonData", state: AmbonState) -> bool:
     has begun (``state.landings`` is emptied when each Landing Phase ends)."""
     if state.surrendered or state.phase != LANDING or not data.turn(state.turn).surrender_option:
         return False
-    if state.landings or state.landing_combat is not None:
+    if state.landings or state.landing_combats:
         return False
     return any(data.spec(p).hq for p in state.on_map(ALLIED) if not p.concealed)
 

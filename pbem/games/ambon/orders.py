@@ -1,0 +1,210 @@
+"""Ambon's orders as players write them: the syntax, checked without the
+position (STYLE: parsing is separate from legality).
+
+Orders (``[[order]]`` tables; one verb each)::
+
+    place = "AUS-HQ"      hex = "1215"                  # 4.1 Allied setup
+    conceal = "X1"        hex = "0913"  is = "dummy"    # 4.1, identity sealed
+    mine = "M1"           box = "mine-1" is = "real"    # 4.1, identity sealed
+    wave = "fw-laha"      units = ["3.A", ...]          # 4.2 Japanese setup
+    second_wave = "1:hitu-lama 2:laha"                  # 14.2, sealed note
+    setup = "historical"                                # the scenario file's setup
+    land = "fw-laha"  /  postpone = "fw-liang"          # 6.0
+    move = "3.A: 1410 1509"                             # 7.0
+    bombard = "3.D"       target = "NEI-2.B"            # 10.0, 14.1
+    attack = "1609"       with = ["3.A", "3.B"]  hq = "228-HQ"   # 11.0, 11.1
+    support = "NEI-HQ"    target = "1609"               # 11.1, the defender's answer
+    advance = ["3.A"]     target = "1609"               # 11.4
+    surrender = "no"                                    # 3.2
+    reveal = "X3"                                       # 13.1 (voluntary)
+
+and ``[standing]`` instructions (DESIGN 4.3), :data:`STANDING_KINDS`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from pbem.engine import standing
+from pbem.engine.machine import ParsedOrders
+from pbem.errors import IllegalOrderError, InputError
+from pbem.games.ambon import setup
+from pbem.games.ambon.state import ALLIED
+
+if TYPE_CHECKING:
+    from pbem.games.ambon.data import AmbonData
+
+VERBS = {  # verb: (required fields, optional fields)
+    "place": (("hex",), ()),
+    "conceal": (("hex", "is"), ()),
+    "mine": (("box", "is"), ()),
+    "wave": (("units",), ()),
+    "second_wave": ((), ()),
+    "setup": ((), ()),
+    "land": ((), ()),
+    "postpone": ((), ()),
+    "move": ((), ()),
+    "attack": (("with",), ("hq",)),
+    "bombard": (("target",), ()),
+    "surrender": ((), ()),
+    "support": ((), ("target",)),
+    "advance": ((), ("target",)),
+    "reveal": ((), ()),
+}
+STANDING_KINDS = {
+    "hq-support": ("always", "never"),  # 11.1: support the defence whenever an HQ can
+    "advance": ("always", "never"),  # 11.4: advance every eligible attacker into an emptied hex
+    "retreat": ("retreat", "hit"),  # 11.3: answer an "r" result
+    "retreat-to": None,  # 11.3: hexes to retreat into, in order of preference, when 11.3 leaves a choice: "1708 1607"
+    "surrender": ("never",),  # 3.2: fight on at the start of turn 8 (turns.toml) without being asked
+    "losses": None,  # 11.3: units in the order they take hits, e.g. "3.C 3.A"
+}
+
+def _where(index: int, verb: str) -> str:
+    return f"order {index + 1} ({verb})"
+
+
+def parse_orders(data: "AmbonData", document: Mapping[str, Any], side: str) -> ParsedOrders:
+    """An orders document (``[[order]]`` tables, one verb each, and
+    ``[standing]``) checked for syntax, not yet against the position."""
+    unknown = sorted(set(document) - {"order", "standing"})
+    if unknown:
+        raise InputError(f"orders: unknown top-level key(s) {', '.join(unknown)}", field=unknown[0])
+    instructions = standing.parse(document, STANDING_KINDS)
+    if "retreat-to" in instructions:
+        try:
+            hexes = [data.map.label(data.map.hex(h)) for h in instructions["retreat-to"].split()]
+        except InputError as err:
+            raise InputError(f"standing.retreat-to: {err} (give hexes in order of preference, e.g. \"1708 1607\")",
+                             field="standing.retreat-to") from err
+        instructions["retreat-to"] = " ".join(hexes)
+    orders = document.get("order", [])
+    if not isinstance(orders, list):
+        raise InputError("orders: 'order' must be an array of tables ([[order]])", field="order")
+    public: list[dict[str, Any]] = []
+    seals: dict[str, str] = {}
+    reveals: list[str] = []
+    for i, order in enumerate(orders):
+        if not isinstance(order, Mapping):
+            raise InputError(f"order {i + 1}: must be a table", field="order")
+        verbs = [k for k in order if k in VERBS]
+        if len(verbs) != 1:
+            raise InputError(
+                f"order {i + 1}: give exactly one of {', '.join(VERBS)} (got {', '.join(sorted(order)) or 'nothing'})",
+                field="order",
+            )
+        verb = verbs[0]
+        where = _where(i, verb)
+        extra = set(order) - {verb} - set(VERBS[verb][0]) - set(VERBS[verb][1])
+        missing = [k for k in VERBS[verb][0] if k not in order]
+        if extra or missing:
+            raise InputError(
+                f"{where}: " + ", ".join([f"unknown field {k!r}" for k in sorted(extra)] + [f"missing field {k!r}" for k in missing]),
+                field=(sorted(extra) + missing)[0],
+            )
+        value = order[verb]
+        if verb not in ("second_wave", "advance") and not isinstance(value, str):
+            raise InputError(f"{where}: {verb} must be a string, got {value!r}", field=verb)
+        if verb == "place":
+            public.append({"type": "place", "unit": value, "hex": _hexlabel(data, order["hex"], where)})
+        elif verb == "conceal":
+            _slot_value(order["is"], ("dummy", "detachment"), where)
+            public.append({"type": "conceal", "piece": value, "hex": _hexlabel(data, order["hex"], where)})
+            seals[value] = order["is"]
+        elif verb == "mine":
+            _slot_value(order["is"], ("real", "dummy"), where)
+            public.append({"type": "mine", "marker": value, "box": str(order["box"])})
+            seals[value] = order["is"]
+        elif verb == "wave":
+            units = order["units"]
+            if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
+                raise InputError(f"{where}: units must be a list of unit ids", field="units")
+            public.append({"type": "wave", "box": value, "units": list(units)})
+        elif verb == "second_wave":
+            if not isinstance(value, str):
+                raise InputError(f"{where}: second_wave must read like \"1:hitu-lama 2:laha\"", field=verb)
+            try:
+                plan = setup.parse_second_wave_note(data, value)
+            except IllegalOrderError as err:
+                raise InputError(f"{where}: {err}", field=verb) from err
+            public.append({"type": "second-wave", "battalions": sorted(plan)})
+            seals[setup.SECOND_WAVE_SLOT] = value
+        elif verb == "setup":
+            if value != "historical":
+                raise InputError(f"{where}: the only setup shortcut is \"historical\"", field=verb)
+            more, more_seals = historical(data, side)
+            public += more
+            seals.update(more_seals)
+        elif verb in ("land", "postpone"):
+            public.append({"type": verb, "box": value})
+        elif verb == "move":
+            unit, sep, path = value.partition(":")
+            hexes = path.split()
+            if not sep or not unit.strip() or not hexes:
+                raise InputError(f"{where}: move must read 'UNIT: HEX HEX ...', got {value!r}", field=verb)
+            public.append({"type": "move", "unit": unit.strip(), "path": [_hexlabel(data, h, where) for h in hexes]})
+        elif verb == "reveal":
+            reveals.append(value)
+        elif verb == "support":
+            public.append({"type": "support", "hq": value, **({"target": _hexlabel(data, order["target"], where)} if "target" in order else {})})
+        elif verb == "attack":
+            units = order["with"]
+            if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
+                raise InputError(f"{where}: with must be a list of unit ids", field="with")
+            hq = order.get("hq", "")
+            if not isinstance(hq, str):
+                raise InputError(f"{where}: hq must be an HQ's id", field="hq")
+            public.append({"type": "attack", "target": _hexlabel(data, value, where), "with": list(units), "hq": hq})
+        elif verb == "bombard":
+            target = order["target"]
+            if not isinstance(target, str):
+                raise InputError(f"{where}: target must be a unit id", field="target")
+            public.append({"type": "bombard", "unit": value, "target": target})
+        elif verb == "surrender":
+            if value not in ("yes", "no"):
+                raise InputError(f"{where}: surrender = \"yes\" or \"no\"", field=verb)
+            public.append({"type": "surrender", "answer": value})
+        elif verb == "advance":
+            if not isinstance(value, list) or not all(isinstance(u, str) for u in value):
+                raise InputError(f"{where}: advance must be a list of unit ids ([] to stay)", field=verb)
+            public.append({"type": "advance", "units": list(value), **({"target": _hexlabel(data, order["target"], where)} if "target" in order else {})})
+    if instructions:
+        public.insert(0, {"type": "standing", **instructions})
+    return ParsedOrders(public=tuple(public), seals=seals, reveals=tuple(reveals))
+
+def _hexlabel(data: "AmbonData", text: Any, where: str) -> str:
+    if not isinstance(text, str):
+        raise InputError(f"{where}: hex must be a string like \"1609\", got {text!r}", field="hex")
+    try:
+        return data.map.label(data.map.hex(text))
+    except InputError as err:
+        raise InputError(f"{where}: {err}", field="hex") from err
+
+def _slot_value(value: Any, allowed: tuple[str, ...], where: str) -> None:
+    if value not in allowed:
+        raise InputError(f"{where}: is = {value!r} must be one of {', '.join(allowed)}", field="is")
+
+def historical(data: "AmbonData", side: str) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The scenario file's setup for ``side`` as explicit orders (and, for
+    the Allies, the example identities as seals)."""
+    scen = data.scenario
+    public: list[dict[str, Any]] = []
+    seals: dict[str, str] = {}
+    if side == ALLIED:
+        allied = scen["allied"]
+        for unit, hexlabel in allied["placements"].items():
+            public.append({"type": "place", "unit": unit, "hex": hexlabel})
+        for rule, table in scen.get("optional", {}).items():  # e.g. 14.4's two units, placed only with the rule
+            for unit, hexlabel in table.get("placements", {}).items():
+                public.append({"type": "place", "unit": unit, "hex": hexlabel, "option": rule})
+        secret = scen.get("secret", {})
+        for piece, hexlabel in allied["concealed"].items():
+            public.append({"type": "conceal", "piece": piece, "hex": hexlabel})
+            seals[piece] = secret["concealed"][piece]
+        for marker, box in allied["mines"].items():
+            public.append({"type": "mine", "marker": marker, "box": box})
+            seals[marker] = secret["mines"][marker]
+    else:
+        for box, units in scen["japanese"]["boxes"].items():
+            public.append({"type": "wave", "box": box, "units": list(units)})
+    return public, seals

@@ -1,0 +1,93 @@
+"""What each side sees of an Ambon game, and the checks of its hidden
+setup: the one way hidden information leaves the state (STYLE 6)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from pbem.engine.paths import format_mp
+from pbem.games.ambon import setup, victory
+from pbem.games.ambon.sequence import phasing_side
+from pbem.games.ambon.state import ALLIED, ELIMINATED, GAME_OVER, JAPANESE, OFF_MAP, REMOVED, SETUP_ALLIED, SETUP_JAPANESE, SIDES, AmbonState
+
+if TYPE_CHECKING:
+    from pbem.games.ambon.data import AmbonData
+
+
+def result(data: "AmbonData", state: AmbonState) -> list[str]:
+    """3.0: the outcome of a finished game, in words (empty while it goes on)."""
+    if state.phase != GAME_OVER:
+        return []
+    total, breakdown = victory.victory_points(data, state)
+    lines = [f"The Japanese score {total} VP: {victory.victory_band(data, total)} (3.0)."]
+    if state.surrendered:
+        lines.append(f"The Allies surrendered at the start of turn {state.turn} (3.2).")
+    lines += [f"  {why}: {vp:+d}" for why, vp in breakdown if vp]
+    return lines
+
+def view(data: "AmbonData", state: AmbonState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
+    secrets = secrets or {}
+    own = side == ALLIED
+    units = []
+    stacks: dict[str, list[dict[str, Any]]] = {}
+    for p in state.pieces:
+        if p.where in ("", REMOVED):
+            continue
+        item: dict[str, Any] = {"id": p.id, "side": p.side, "where": p.where, "flipped": p.disrupted}
+        if p.concealed:
+            item["type"] = "concealed"
+            if own and p.id in secrets:
+                item["identity"] = secrets[p.id]
+                item["private"] = True
+        else:
+            spec = data.spec(p)
+            item.update(type=spec.kind, combat=str(spec.combat), move=format_mp(spec.move, unit=False))
+            if p.identity:
+                item["identity"] = p.identity
+        if p.penalty:
+            item["status"] = p.penalty
+        if p.oos:
+            item["oos"] = True  # 13.0: the OOS marker (2.2.2)
+        if p.where == ELIMINATED:
+            continue
+        units.append(item)
+        marker = "OOS" if p.oos else "disrupted" if p.disrupted else (p.penalty or "")
+        label = p.id if not p.concealed else ("?" if not (own and p.id in secrets) else f"{p.id}:{secrets[p.id][:3]}")
+        stacks.setdefault(p.where, []).append({"label": label, "side": p.side, **({"marker": marker} if marker else {})})
+    for b in state.beachheads:
+        stacks.setdefault(b, []).append({"label": "beachhead", "marker": "beachhead"})
+    mines = []
+    for m in state.mines:
+        if m.box in ("", REMOVED):
+            continue
+        shown = m.status if m.status != "hidden" else ("hidden" if not own else f"hidden ({secrets.get(m.id, '?')})")
+        mines.append({"id": m.id, "box": m.box, "status": shown})
+    return {
+        "game": "ambon",
+        "turn": state.turn,
+        "phase": str(state.phase),
+        "active": phasing_side(state.phase),
+        "over": state.phase == GAME_OVER,
+        "options": list(state.options),
+        "units": units,
+        "eliminated": [p.id for p in state.pieces if p.where == ELIMINATED],
+        "stacks": stacks,
+        "mines": mines,
+        "beachheads": list(state.beachheads),
+        "control": [{"hex": h, "turn": t} for h, t in state.control],
+        "owed": [{"slot": r.slot, "side": r.side, "rule": r.rule, "why": r.why} for r in state.owed],
+        "vp": victory.victory_points(data, state)[0],
+        "box_names": {OFF_MAP: "off-map / sealed (14.2)"},
+    }
+
+def check_seals(data: "AmbonData", state: AmbonState, side: str, store: Mapping[str, str]) -> list[str]:
+    """The owner's client checks its sealed values before sending (4.1, 14.2)."""
+    relevant = (state.phase == SETUP_ALLIED and side == ALLIED) or (state.phase == SETUP_JAPANESE and side == JAPANESE)
+    return setup.check_secrets(data, side, store, state.options) if relevant else []
+
+def audit(data: "AmbonData", state: AmbonState, stores: Mapping[str, Mapping[str, str]]) -> list[str]:
+    """After the game: the hidden setup obeyed 4.1 (and 14.2)."""
+    problems = []
+    for side in SIDES:
+        problems += setup.check_secrets(data, side, stores.get(side, {}), state.options)
+    return problems
