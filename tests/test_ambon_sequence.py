@@ -217,7 +217,7 @@ def test_5_0_every_phase_a_message_passes_leaves_an_event():
     assert skipped == ["japanese-landing", "japanese-movement", "japanese-bombardment", "japanese-combat",
                        "allied-movement", "allied-bombardment", "allied-combat", "recovery"]
     assert "skipped: Japanese Landing Phase of turn 3: no Japanese unit is in a First Wave box (6.0)" in said
-    assert "skipped: Allied Combat Phase of turn 3: no allied combat was declared (11.0: attacking is never mandatory)" in said
+    assert "skipped: Allied Combat Phase of turn 3: no Allied combat was declared (11.0: attacking is never mandatory)" in said
     assert "turn 4 begins (31 January PM)" in said
     assert (state.turn, state.phase) == (4, Phase.LANDING)
 

@@ -27,8 +27,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pbem.engine.machine import Event, illegal, replace
+from pbem.errors import IllegalOrderError
 from pbem.games.ambon import movement
-from pbem.games.ambon.sequence import phasing_side
+from pbem.games.ambon.sequence import other, phasing_side
 from pbem.games.ambon.state import (
     A_BOMBARDMENT,
     A_COMBAT,
@@ -49,6 +50,20 @@ def artillery_units(data: "AmbonData", state: AmbonState, side: str) -> list[Pie
     """10.0: "Artillery, anti-aircraft guns, and anti-tank guns are
     artillery-type units." ``side``'s artillery-type units on the map."""
     return [p for p in state.on_map(side) if not p.concealed and data.spec(p).artillery]
+
+
+def able_to_bombard(data: "AmbonData", state: AmbonState, side: str) -> list[str]:
+    """10.0: ``side``'s artillery-type units that may bombard some enemy unit now."""
+    able = []
+    for unit in artillery_units(data, state, side):
+        for target in state.on_map(other(side)):
+            try:
+                check_bombardment(data, state, unit.id, target.id)
+            except IllegalOrderError:
+                continue
+            able.append(unit.id)
+            break
+    return able
 
 
 def is_detachment(data: "AmbonData", piece: Piece) -> bool:

@@ -189,20 +189,21 @@ def skipped(data: "AmbonData", state: "AmbonState") -> Event:
 
 
 def _why_nothing(data: "AmbonData", state: "AmbonState", phase: Phase) -> str:
-    side = spec_side = SPEC[phase].side
+    side = SPEC[phase].side or ""
+    who = side.capitalize()
     if phase is Phase.LANDING:
         return "no Japanese unit is in a First Wave box (6.0)"
     if phase in MOVEMENT_PHASES:
-        return f"no {spec_side} unit moved (7.0: a player may move all, some, or none of their units)"
+        return f"no {who} unit moved (7.0: a player may move all, some, or none of their units)"
     if phase in BOMBARDMENT_PHASES:
         from pbem.games.ambon import bombardment
 
-        able = [p for p in bombardment.artillery_units(data, state, side or "") if not p.bombarded]
+        able = bombardment.able_to_bombard(data, state, side)
         if not able:
-            return f"no {side} artillery-type unit on the map may bombard (10.0)"
-        return f"no bombardment was ordered (10.0: {', '.join(p.id for p in able)} could have bombarded)"
+            return f"no {who} artillery-type unit had an enemy unit it may bombard in range (10.0)"
+        return f"no bombardment was ordered (10.0: {', '.join(able)} could have bombarded)"
     if phase in COMBAT_PHASES:
-        return f"no {side} combat was declared (11.0: attacking is never mandatory)"
+        return f"no {who} combat was declared (11.0: attacking is never mandatory)"
     if phase is Phase.RECOVERY:
         return "no disrupted unit may make a recovery check (12.0)"
     if phase is Phase.SUPPLY:

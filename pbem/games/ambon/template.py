@@ -28,10 +28,10 @@ import json
 from fractions import Fraction
 from typing import Any, Mapping
 
-from pbem.engine.machine import replace
+from pbem.engine.machine import Opened, replace
 from pbem.engine.paths import format_mp, reachable
 from pbem.errors import PbemError
-from pbem.games.ambon import battle, bombardment, combat, landing, movement, setup
+from pbem.games.ambon import battle, bombardment, combat, landing, movement, sequence, setup
 from pbem.games.ambon.bot import STANDING, AmbonBot
 from pbem.games.ambon.state import (
     A_BOMBARDMENT,
@@ -61,17 +61,20 @@ def sections(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str]
     odds; the examples are pbem's simple bot's orders for this position
     (checked again by :func:`pbem.orders_template.for_match`)."""
     out = Sections()
+    _reveals(game, state, side, secrets, out)
+    state = _after_own_reveals(game, state, side, secrets, out)
     phase = state.phase
     phasing = phasing_side(phase)
-    out.choices = {"phase": phase, "turn": state.turn}
-    _reveals(game, state, side, secrets, out)
+    out.choices.update(phase=phase, turn=state.turn)
     _decisions(game, state, side, out)
     _off_map(game, state, side, secrets, out)
     if phase in (SETUP_ALLIED, SETUP_JAPANESE):
         _setup(game, state, side, out)
         return out
     mine = _phases_of(side)
-    if phasing == side and not state.closing:
+    covered = [] if state.closing else sequence.phases_from(game.data, state.turn, phase, side)
+    out.choices["phases"] = [str(p) for p in covered]
+    if covered:
         if side == JAPANESE and phase == LANDING:
             _landings(game, state, out)
         if _not_past(phase, mine[0]):
@@ -80,8 +83,10 @@ def sections(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str]
             _bombardments(game, state, side, out, defensive=False)
         if _not_past(phase, mine[2]):
             _attacks(game, state, side, out)
-        out.awaited.insert(0, f"your orders for the {phase} phase and, in the same message, your later phases "
-                              f"(each phase's orders in turn; the message stops where dice or your opponent must come first)")
+        out.awaited.insert(0, f"your orders for the phases this message may cover, each phase's orders in turn: "
+                              f"{', '.join(sequence.title(p) for p in covered)} of turn {state.turn} (the message "
+                              f"stops where dice or your opponent must come first; an order of a later phase ends "
+                              f"the phases before it, 5.0)")
     elif phase in (J_COMBAT, A_COMBAT) and phasing != side and state.option("14.1"):
         _bombardments(game, state, side, out, defensive=True)
     if not out.awaited:
@@ -89,6 +94,27 @@ def sections(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str]
                            "an empty orders file passes the turn and reveals the chain value that keys the dice")
     _examples(game, state, side, out)
     return out
+
+
+def _after_own_reveals(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str], out: Sections) -> AmbonState:
+    """The position the orders of ``side``'s next message will meet: a
+    message's reveals come before its orders (the reveals owed now are made
+    by ``pbem play``), and a reveal may let the sequence go on -- the 14.2
+    note revealed in the turn-1 Recovery Phase opens turn 2's Landing Phase,
+    whose landings are this message's to order."""
+    owed = [r.slot for r in state.owed if r.side == side and r.slot in secrets]
+    if not owed:
+        return state
+    ahead = state
+    try:
+        for slot in owed:
+            ahead, _ = game.apply(ahead, Opened(side, slot, secrets[slot], state.seq + 1))
+    except PbemError:
+        return state
+    if (ahead.turn, ahead.phase) != (state.turn, state.phase):
+        out.awaited.append(f"after your reveals the game goes on to the {sequence.title(ahead.phase)} of turn {ahead.turn}: "
+                           f"your orders below are for it")
+    return ahead
 
 
 def _phases_of(side: str) -> tuple[str, str, str]:
