@@ -312,3 +312,21 @@ def test_6_5_units_still_to_land_are_eliminated_when_the_beach_is_captured():
     state, events = order(state, ALLIED, 6, {"move": "AUS-D: 0813 0713"})
     assert "3.A could still land there and are eliminated" in texts(events)
     assert state.piece("3.A").where == ELIMINATED
+
+
+def test_5_0_14_2_the_template_lists_the_phases_the_message_covers_after_its_own_reveals():
+    """``pbem orders`` lists every phase the next message can cover; the
+    message's reveals come before its orders, so the 14.2 note owed in the
+    turn-1 Recovery Phase opens turn 2's Landing Phase for this message."""
+    from pbem.games.ambon import template
+
+    battalions = {u: OFF_MAP for b in "23" for u in setup.BATTALIONS[b]}
+    state = position(turn=1, phase="allied-combat", options=["14.2"], positions={**battalions, "1.A": "1402"})
+    state, _ = end(state, ALLIED, 8)
+    out = template.sections(GAME, state, JAPANESE, {setup.SECOND_WAVE_SLOT: "2:laha 3:liang"})
+    assert out.choices["phases"] == ["japanese-landing", "japanese-movement", "japanese-bombardment", "japanese-combat"]
+    assert "after your reveals the game goes on to the Japanese Landing Phase of turn 2: your orders below are for it" in out.awaited
+    landings = next(s for s in out.sections if s.title.startswith("Landings"))
+    assert any("fw-laha" in line for line in landings.notes) and any("fw-liang" in line for line in landings.notes)
+    allied = template.sections(GAME, state, ALLIED, {})
+    assert allied.choices.get("phases", []) == [] and not any("2:laha" in a for a in allied.awaited)
