@@ -7,14 +7,28 @@ attack at 2:1 or better; the Allies hold their ground, counter-attack at 3:1
 or better and answer every decision by standing instructions.  Every order
 is tried on the position before it is kept, so the bot never sends an
 illegal one.
+
+Given a seeded ``random.Random`` (``AmbonBot(game, rng)``) it makes random
+legal choices instead, for the played-game property tests
+(tests/ambon_played.py): a random setup (concealed identities, mines, the
+Japanese boxes, the 14.2 note), random standing instructions (some left
+unset, some changed during the game), postponed landings (6.0), open
+decisions answered at random or left open (11.1 HQ support, 3.2
+surrender, 11.4 advances), 14.1 defensive bombardments, moves and attacks
+left out or aimed elsewhere, attacks at other odds and with HQ support,
+voluntary reveals (13.1), and now and then an empty message.  Without one
+it plays exactly as before: its orders are the demo's and the templates'
+examples.
 """
 
 from __future__ import annotations
 
+import random
+import re
 from fractions import Fraction
 from typing import Any
 
-from pbem.engine.machine import Ordered
+from pbem.engine.machine import DecisionDue, Ordered, Sealed
 from pbem.engine.paths import cheapest_path, reachable
 from pbem.errors import PbemError
 from pbem.games.ambon import bombardment, combat, movement
@@ -40,37 +54,60 @@ STANDING = {
 }
 MIN_ODDS = {JAPANESE: Fraction(2), ALLIED: Fraction(3)}
 
+#: with a choice policy: the answers a standing instruction may be given
+#: (None: left unset, so the decision is asked), per side (STANDING_KINDS in game.py)
+RANDOM_STANDING = {
+    ALLIED: {"hq-support": ("always", "never", None), "advance": ("always", "never", None),
+             "retreat": ("retreat", "hit", None), "surrender": ("never", None)},
+    JAPANESE: {"hq-support": ("always", "never", None), "advance": ("always", "never", None),
+               "retreat": ("retreat", "hit", None)},
+}
+
 
 class AmbonBot:
-    def __init__(self, game: Any):
+    """``rng``: a seeded choice policy (module docstring); None plays the
+    deterministic orders of the demo and the templates."""
+
+    def __init__(self, game: Any, rng: random.Random | None = None):
         self.game = game
         self.data = game.data
+        self.rng = rng
 
     # ------------------------------------------------------------------ entry
 
     def orders(self, state: AmbonState, side: str, seq: int) -> dict[str, Any]:
         """The orders document for ``side``'s message ``seq``."""
         doc: dict[str, Any] = {"order": []}
+        if self.rng is not None:
+            if self.game.is_over(state):
+                return doc  # the closing message carries no orders
+            if state.phase not in (SETUP_ALLIED, SETUP_JAPANESE) and self.rng.random() < 0.04:
+                return doc  # now and then an empty message: the rules must carry on without orders
         if state.phase in (SETUP_ALLIED, SETUP_JAPANESE):
-            doc["standing"] = dict(STANDING[side])
+            doc["standing"] = dict(STANDING[side]) if self.rng is None else self._random_standing(side)
+        elif self.rng is not None and self.rng.random() < 0.05:
+            doc["standing"] = self._changed_standing(side)
         if state.phase == SETUP_ALLIED and side == ALLIED:
-            doc["order"].append({"setup": "historical"})
+            doc["order"] += [{"setup": "historical"}] if self.rng is None else self._random_allied_setup(state)
             return doc
         if state.phase == SETUP_JAPANESE and side == JAPANESE:
-            doc["order"].append({"setup": "historical"})
+            doc["order"] += [{"setup": "historical"}] if self.rng is None else self._random_japanese_setup(state)
             state = self._try_all(state, side, seq, doc)
             self._extend(state, side, seq, doc, self._landings)  # the land orders start turn 1
             return doc
+        if self.rng is not None:
+            state = self._extend(state, side, seq, doc, self._decisions(side))
+            state = self._extend(state, side, seq, doc, self._defensive_bombardments(side))
+            state = self._extend(state, side, seq, doc, self._voluntary_reveals(side), skip=0.0)
         if state.phase == LANDING and side == JAPANESE and not state.landings:
-            self._extend(state, side, seq, doc, self._landings)
-            if doc["order"]:  # their results decide the moves: wait for them
+            state = self._extend(state, side, seq, doc, self._landings)
+            if any("land" in o for o in doc["order"]):  # their results decide the moves: wait for them
                 return doc
         if state.phasing != side or state.closing:
             return doc
         mine = (J_MOVEMENT, J_BOMBARDMENT, J_COMBAT) if side == JAPANESE else (A_MOVEMENT, A_BOMBARDMENT, A_COMBAT)
         if state.phase not in mine and not (side == JAPANESE and state.phase == LANDING):
             return doc
-        state = self._try_all(state, side, seq, doc)
         if state.phase in (LANDING, mine[0]):
             state = self._extend(state, side, seq, doc, self._moves(state, side, seq))
         if state.phase in (LANDING,) + mine[:2]:
@@ -87,6 +124,8 @@ class AmbonBot:
     def _try(self, state: AmbonState, side: str, seq: int, index: int, order: dict[str, Any]) -> AmbonState | None:
         try:
             parsed = self.game.parse_orders({"order": [order]}, side)
+            for slot in sorted(parsed.seals):  # as the message will: its commitments come first
+                state, _ = self.game.apply(state, Sealed(side, slot, seq))
             for public in parsed.public:
                 state, _ = self.game.apply(state, Ordered(side, seq, index, public))
             return state
@@ -98,14 +137,27 @@ class AmbonBot:
             state = self._try(state, side, seq, i, order) or state
         return state
 
-    def _extend(self, state: AmbonState, side: str, seq: int, doc: dict[str, Any], candidates) -> AmbonState:
+    def _extend(self, state: AmbonState, side: str, seq: int, doc: dict[str, Any], candidates,
+                skip: float = 0.15) -> AmbonState:
         """Try each candidate order on the position left by the previous ones.
-        A candidate may be a function of that position (decided when its turn comes)."""
+        A candidate may be a function of that position (decided when its turn comes).
+        With a choice policy, each is left out with probability ``skip``; a
+        candidate may be a list of orders, the first legal one kept."""
         for order in candidates(state):
             if callable(order):
                 order = order(state)
                 if order is None:
                     continue
+            if self.rng is not None and self.rng.random() < skip:
+                continue
+            if isinstance(order, list):  # alternatives, best first
+                for choice in order:
+                    new = self._try(state, side, seq, len(doc["order"]), choice)
+                    if new is not None:
+                        doc["order"].append(choice)
+                        state = new
+                        break
+                continue
             new = self._try(state, side, seq, len(doc["order"]), order)
             if new is not None:
                 doc["order"].append(order)
@@ -115,7 +167,13 @@ class AmbonBot:
     # ------------------------------------------------------------------ phases
 
     def _landings(self, state: AmbonState) -> list[dict[str, Any]]:
-        return [{"land": lane.first_wave} for lane in self.data.lanes.values() if state.at(lane.first_wave)]
+        """6.0: a landing from every First Wave box holding units; with a
+        choice policy some are postponed ("the Japanese player may always
+        postpone a landing to the following turn")."""
+        boxes = [lane.first_wave for lane in self.data.lanes.values() if state.at(lane.first_wave)]
+        if self.rng is None:
+            return [{"land": box} for box in boxes]
+        return [{"postpone" if self.rng.random() < 0.2 else "land": box} for box in boxes]
 
     def _objectives(self, state: AmbonState, side: str) -> list[Any]:
         gmap = self.data.map
@@ -136,13 +194,15 @@ class AmbonBot:
             if not piece.on_map or (side == ALLIED and (spec.hq or restricted)):
                 return None
             here = gmap.hex(piece.where)
-            if side == ALLIED and here in gmap.key_locations:
+            if side == ALLIED and here in gmap.key_locations and (self.rng is None or self.rng.random() < 0.8):
                 return None  # hold the key locations
             objectives = self._objectives(current, side)
             left = movement.allowance(self.data, piece) - piece.spent
             if not objectives or left <= 0:
                 return None
             goal = min(objectives, key=lambda o: (here.distance(o), gmap.label(o)))
+            if self.rng is not None and self.rng.random() < 0.3:
+                goal = self.rng.choice(sorted(objectives, key=lambda o: (here.distance(o), gmap.label(o)))[:3])
             if side == ALLIED and here.distance(goal) > 4:
                 return None
             cost = movement.movement_cost(self.data, current, side)
@@ -179,6 +239,7 @@ class AmbonBot:
 
     def _attacks(self, state: AmbonState, side: str):
         gmap = self.data.map
+        least = MIN_ODDS[side] if self.rng is None else self.rng.choice((Fraction(1), Fraction(3, 2), Fraction(2), Fraction(3)))
 
         def generate(current: AmbonState):
             used: set[str] = set()
@@ -195,10 +256,135 @@ class AmbonBot:
                         used.add(attackers[0].id)
                         yield {"attack": where, "with": [attackers[0].id]}
                     continue
+                if self.rng is not None and len(attackers) > 1 and self.rng.random() < 0.3:
+                    attackers = self.rng.sample(attackers, self.rng.randint(1, len(attackers) - 1))
                 attack = sum((self.data.spec(p).combat for p in attackers), Fraction(0))
                 defence = combat.defence_strength(self.data, current, defenders)
-                if defence and attack / defence >= MIN_ODDS[side]:
+                if defence and attack / defence >= least:
                     used.update(p.id for p in attackers)
-                    yield {"attack": where, "with": [p.id for p in attackers]}
+                    order = {"attack": where, "with": [p.id for p in attackers]}
+                    if self.rng is None:
+                        yield order
+                        continue
+                    hqs = [p.id for p in current.on_map(side) if self.data.spec(p).hq]
+                    self.rng.shuffle(hqs)
+                    yield [{**order, "hq": hq} for hq in hqs if self.rng.random() < 0.5] + [order]
 
         return lambda current: list(generate(current))
+
+    # ------------------------------------------------------------------ a choice policy (rng)
+
+    def _random_standing(self, side: str) -> dict[str, str]:
+        """Standing instructions for the setup message: each kind set to a
+        random answer or left unset (asked when it comes up)."""
+        chosen = {kind: self.rng.choice(answers) for kind, answers in RANDOM_STANDING[side].items()}
+        return {kind: answer for kind, answer in chosen.items() if answer is not None}
+
+    def _changed_standing(self, side: str) -> dict[str, str]:
+        """One standing instruction changed during the game (set ones cannot be unset)."""
+        kind = self.rng.choice(sorted(RANDOM_STANDING[side]))
+        return {kind: self.rng.choice([a for a in RANDOM_STANDING[side][kind] if a is not None])}
+
+    def _random_allied_setup(self, state: AmbonState) -> list[dict[str, Any]]:
+        """4.1 with the scenario's open placements, the concealed pieces on
+        random beaches (at most 3 pieces a coastal hex, the remaining NEI
+        companies counted) with random identities, and the mine markers in
+        random boxes with random identities."""
+        scen = self.data.scenario
+        allied = scen["allied"]
+        orders: list[dict[str, Any]] = [{"place": u, "hex": h} for u, h in allied["placements"].items()]
+        for rule, table in scen.get("optional", {}).items():
+            if state.option(rule):
+                orders += [{"place": u, "hex": h} for u, h in table.get("placements", {}).items()]
+        most = int(self.data.value("concealed_per_coastal_hex"))
+        beaches = sorted({lane.target for lane in self.data.lanes.values()} | set(allied["concealed"].values()))
+        room = {h: most - sum(1 for u, w in allied["placements"].items() if w == h and u in self.data.nei_companies
+                              and self.data.map.hex(h) in self.data.map.coastal) for h in beaches}
+        identities = [kind for kind, n in self.data.identities.items() for _ in range(n)]
+        self.rng.shuffle(identities)
+        for slot, identity in zip(self.data.concealed_slots, identities):
+            where = self.rng.choice([h for h in beaches if room[h] > 0])
+            room[where] -= 1
+            orders.append({"conceal": slot, "hex": where, "is": identity})
+        boxes = sorted(b for b, spec in self.data.map.boxes.items() if spec.kind == "mines")
+        kinds = [kind for kind, n in self.data.mine_kinds.items() for _ in range(n)]
+        self.rng.shuffle(kinds)
+        orders += [{"mine": m, "box": self.rng.choice(boxes), "is": kind} for m, kind in zip(self.data.mine_slots, kinds)]
+        return orders
+
+    def _random_japanese_setup(self, state: AmbonState) -> list[dict[str, Any]]:
+        """4.2 (and 14.2): all of Kure 1 Special in one First Wave box, a
+        battalion with the regimental HQ in another, the other two battalions
+        in two Second Wave boxes -- or off-map, their beaches in the sealed
+        note (14.2) -- and 228-Art with one of the battalions in a box."""
+        from pbem.games.ambon.setup import BATTALIONS, KURE, REGIMENTAL_ARTILLERY, REGIMENTAL_HQ
+
+        lanes = sorted(self.data.lanes.values(), key=lambda lane: lane.id)
+        kure, first = self.rng.sample(lanes, 2)
+        battalions = sorted(BATTALIONS)
+        self.rng.shuffle(battalions)
+        lead, *rest = battalions
+        boxes: dict[str, list[str]] = {kure.first_wave: list(KURE), first.first_wave: [REGIMENTAL_HQ, *BATTALIONS[lead]]}
+        orders: list[dict[str, Any]] = []
+        second = self.rng.sample(lanes, 2)
+        if state.option("14.2"):
+            orders.append({"second_wave": " ".join(f"{b}:{lane.id}" for b, lane in zip(rest, second))})
+        else:
+            for b, lane in zip(rest, second):
+                boxes[lane.second_wave] = list(BATTALIONS[b])
+        with_battalion = [first.first_wave] + ([] if state.option("14.2") else [lane.second_wave for lane in second])
+        boxes[self.rng.choice(with_battalion)].append(REGIMENTAL_ARTILLERY)
+        return [{"wave": box, "units": units} for box, units in boxes.items()] + orders
+
+    def _decisions(self, side: str):
+        """Open decisions of ``side`` (game.awaiting): answered at random, or
+        left open (the rules then decline the support, fight on, stay put)."""
+
+        def generate(current: AmbonState):
+            for due in self.game.awaiting(current):
+                if not isinstance(due, DecisionDue) or due.side != side or self.rng.random() < 0.25:
+                    continue
+                target = _decision_target(due)
+                where = {"target": target} if target else {}
+                if due.kind == "hq-support":
+                    yield {"support": self.rng.choice(due.options), **where}
+                elif due.kind == "surrender":
+                    yield {"surrender": "yes" if self.rng.random() < 0.3 else "no"}
+                elif due.kind == "advance":
+                    units = [u for u in due.options if self.rng.random() < 0.6]
+                    yield {"advance": units, **where}
+
+        return lambda current: list(generate(current))
+
+    def _defensive_bombardments(self, side: str):
+        """14.1: in the enemy's Combat Phase, once its combats are declared,
+        the defender's artillery may bombard (tried; refused ones are dropped)."""
+
+        def generate(current: AmbonState):
+            if not current.option("14.1") or current.phase not in (J_COMBAT, A_COMBAT) \
+                    or current.phasing != other(side) or self.rng.random() < 0.3:
+                return
+            for unit in bombardment.artillery_units(self.data, current, side):
+                targets = sorted(current.on_map(other(side)), key=lambda p: p.id)
+                self.rng.shuffle(targets)
+                yield [{"bombard": unit.id, "target": t.id} for t in targets]
+
+        return lambda current: list(generate(current))
+
+    def _voluntary_reveals(self, side: str):
+        """13.1: now and then the Allies reveal a concealed piece of their own accord."""
+
+        def generate(current: AmbonState):
+            if side != ALLIED or self.rng.random() > 0.03:
+                return
+            concealed = sorted(p.id for p in current.on_map(ALLIED) if p.concealed)
+            if concealed:
+                yield {"reveal": self.rng.choice(concealed)}
+
+        return lambda current: list(generate(current))
+
+
+def _decision_target(due: DecisionDue) -> str:
+    """The hex a decision is about ("support the defence of 1609?"), or ""."""
+    found = re.search(r"\b(\d{4})\b", due.prompt)
+    return found.group(1) if found else ""

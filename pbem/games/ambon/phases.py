@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.machine import DecisionDue, Event, MessageEnd, RevealDue, illegal, replace
-from pbem.games.ambon import battle, hidden, landing, movement, recovery, reveals, rolls, sequence, setup, supply, victory
-from pbem.games.ambon.sequence import COMBAT_PHASES, MOVEMENT_PHASES, Phase, phasing_side
+from pbem.games.ambon import battle, bombardment, hidden, landing, movement, recovery, reveals, rolls, sequence, setup, supply, victory
+from pbem.games.ambon.sequence import BOMBARDMENT_PHASES, COMBAT_PHASES, MOVEMENT_PHASES, SPEC, Phase, phasing_side
 from pbem.games.ambon.state import ALLIED, JAPANESE, SIDES, AmbonState, CombatStage, LandingStage, RecoveryCheck, Reveal, other
 
 if TYPE_CHECKING:
@@ -202,7 +202,7 @@ def end_phase(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Ev
             if blocker(data, state):
                 return state, events
         if not state.acted:
-            events.append(sequence.skipped(data, state))
+            events.append(skipped(data, state))
         if phase is Phase.LANDING:
             state, more = landing.sweep(data, state)
             events += more
@@ -220,6 +220,34 @@ def end_phase(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Ev
         state = replace(state.with_pieces(fresh), turn=turn)
         events.append(Event("5.0", f"turn {turn} begins ({data.turn(turn).label})", {"turn": turn}))
     return open_phase(data, state, phase, events)
+
+
+def skipped(data: "AmbonData", state: AmbonState) -> Event:
+    """The event of a phase ending with nothing done in it: why, citing the rule."""
+    phase = Phase(state.phase)
+    spec = SPEC[phase]
+    reason = _why_nothing(data, state, phase)
+    return Event(spec.rule, f"skipped: {spec.title} of turn {state.turn}: {reason}",
+                 {"phase": phase.value, "turn": state.turn, "skipped": reason})
+
+
+def _why_nothing(data: "AmbonData", state: AmbonState, phase: Phase) -> str:
+    side = SPEC[phase].side or ""
+    who = side.capitalize()
+    if phase is Phase.LANDING:
+        return "no Japanese unit is in a First Wave box (6.0)"
+    if phase in MOVEMENT_PHASES:
+        return f"no {who} unit moved (7.0: a player may move all, some, or none of their units)"
+    if phase in BOMBARDMENT_PHASES:
+        able = bombardment.able_to_bombard(data, state, side)
+        if not able:
+            return f"no {who} artillery-type unit had an enemy unit it may bombard in range (10.0)"
+        return f"no bombardment was ordered (10.0: {', '.join(able)} could have bombarded)"
+    if phase in COMBAT_PHASES:
+        return f"no {who} combat was declared (11.0: attacking is never mandatory)"
+    if phase is Phase.RECOVERY:
+        return "no disrupted unit may make a recovery check (12.0)"
+    return "nothing was done"
 
 
 def open_phase(data: "AmbonData", state: AmbonState, phase: Phase, events: list[Event]) -> tuple[AmbonState, list[Event]]:

@@ -14,8 +14,9 @@ derives from it: the phase names of ``turns.toml`` (checked against it by
 from the turn's own list in the data), whose phase it is
 (:func:`phasing_side`), the phases an orders template may offer
 (:func:`phases_from`), and the event each phase leaves in the log
-(:func:`opened`, :func:`skipped`): a game turn's log shows all of 5.0, each
-phase with what happened in it or why nothing did.
+(:func:`opened`, and :func:`pbem.games.ambon.phases.skipped`): a game
+turn's log shows all of 5.0, each phase with what happened in it or why
+nothing did.
 """
 
 from __future__ import annotations
@@ -177,35 +178,3 @@ def opened(state: "AmbonState") -> Event:
     spec = SPEC[Phase(state.phase)]
     when = f"turn {state.turn}: " if spec.in_turn else ""
     return Event("5.0", f"{when}the {spec.title} begins", {"phase": spec.phase.value, "turn": state.turn})
-
-
-def skipped(data: "AmbonData", state: "AmbonState") -> Event:
-    """The event of a phase ending with nothing done in it: why, citing the rule."""
-    phase = Phase(state.phase)
-    spec = SPEC[phase]
-    reason = _why_nothing(data, state, phase)
-    return Event(spec.rule, f"skipped: {spec.title} of turn {state.turn}: {reason}",
-                 {"phase": phase.value, "turn": state.turn, "skipped": reason})
-
-
-def _why_nothing(data: "AmbonData", state: "AmbonState", phase: Phase) -> str:
-    side = SPEC[phase].side or ""
-    who = side.capitalize()
-    if phase is Phase.LANDING:
-        return "no Japanese unit is in a First Wave box (6.0)"
-    if phase in MOVEMENT_PHASES:
-        return f"no {who} unit moved (7.0: a player may move all, some, or none of their units)"
-    if phase in BOMBARDMENT_PHASES:
-        from pbem.games.ambon import bombardment
-
-        able = bombardment.able_to_bombard(data, state, side)
-        if not able:
-            return f"no {who} artillery-type unit had an enemy unit it may bombard in range (10.0)"
-        return f"no bombardment was ordered (10.0: {', '.join(able)} could have bombarded)"
-    if phase in COMBAT_PHASES:
-        return f"no {who} combat was declared (11.0: attacking is never mandatory)"
-    if phase is Phase.RECOVERY:
-        return "no disrupted unit may make a recovery check (12.0)"
-    if phase is Phase.SUPPLY:
-        return "no Japanese unit on the map (13.0)"
-    return "nothing to do"
