@@ -330,3 +330,21 @@ def test_5_0_14_2_the_template_lists_the_phases_the_message_covers_after_its_own
     assert any("fw-laha" in line for line in landings.notes) and any("fw-liang" in line for line in landings.notes)
     allied = template.sections(GAME, state, ALLIED, {})
     assert allied.choices.get("phases", []) == [] and not any("2:laha" in a for a in allied.awaited)
+
+
+def test_10_0_a_second_bombardment_of_a_unit_the_first_disrupted_in_the_same_batch_has_no_effect():
+    """Found by the played-game driver: two bombardments of one unit
+    declared in one message are rolled together; when the first disrupts
+    it, the second "may not bombard a unit that is already disrupted" and
+    has no effect -- pbem refused the die, and the receiver could not take
+    in the message at all."""
+    state = position(turn=3, phase="japanese-bombardment", positions={"3.D": "1507", "2.D": "1507", "NEI-2.B": "1609"})
+    state, _ = order(state, JAPANESE, 5, {"bombard": "3.D", "target": "NEI-2.B"}, {"bombard": "2.D", "target": "NEI-2.B"})
+    state, _ = end(state, JAPANESE, 5)
+    assert [d.label for d in dice_due(state)] == ["bombard 3.D", "bombard 2.D"]
+    state, first = roll(state, "bombard 3.D", 1)
+    state, second = roll(state, "bombard 2.D", 1)
+    assert "3.D bombards NEI-2.B in 1609: roll 1 (bombardment 2) -> NEI-2.B is disrupted" in texts(first)
+    assert texts(second)[0].startswith("2.D's bombardment of NEI-2.B: roll 1 -> no effect, the target can no longer "
+                                       "be bombarded (NEI-2.B is already disrupted")
+    assert state.piece("2.D").bombarded and not state.bombardments

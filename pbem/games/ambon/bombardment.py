@@ -183,17 +183,31 @@ def resolve_bombardment(
     carries ``{"reveal": id}`` and the id is in the retreat list; the caller
     owes the reveal (rule "14.3"); a dummy is then removed, a detachment
     retreats.
+
+    A bombardment declared on a target that another bombardment of the same
+    batch has since made illegal (10.0: "You may not bombard a unit that is
+    already disrupted", or eliminated, or revealed a dummy) has no effect:
+    "Players may declare and resolve bombarding units and their targets in
+    any order", and a player who declares several in one message, before
+    any is resolved, takes that risk.
     """
-    check_bombardment(data, state, unit_id, target_id, defensive=defensive)
     if not 1 <= roll <= 6:
         raise illegal("10.0", f"a bombardment roll is one d6, not {roll}")
+    rule = "14.1" if defensive else "10.0"
+    try:
+        check_bombardment(data, state, unit_id, target_id, defensive=defensive)
+    except IllegalOrderError as err:
+        why = str(err).removeprefix(f"{err.rule}: ")
+        state = state.with_piece(replace(state.piece(unit_id), bombarded=True))
+        return state, [Event(rule, f"{unit_id}'s bombardment of {target_id}: roll {roll} -> no effect, the target "
+                                   f"can no longer be bombarded ({why})",
+                             {"unit": unit_id, "target": target_id, "roll": roll, "result": "no effect"})], []
     unit, target = state.piece(unit_id), state.piece(target_id)
     strength = data.spec(unit).bombard
     drms = bombardment_drms(data, state, target)
     modified = roll + sum(v for _, v in drms)
     shown = f"roll {roll}" + "".join(f", {v:+d} {why}" for why, v in drms) + (f" = {modified}" if drms else "")
     head = f"{unit_id} bombards {target_id} in {target.where}: {shown} (bombardment {strength}) -> "
-    rule = "14.1" if defensive else "10.0"
     state = state.with_piece(replace(unit, bombarded=True))
     info = {"unit": unit_id, "target": target_id, "roll": roll, "modified": modified, "strength": strength,
             "drms": [list(d) for d in drms]}

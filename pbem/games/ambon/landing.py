@@ -71,10 +71,10 @@ def start(data: "AmbonData", state: AmbonState, box: str, seq: int) -> tuple[Amb
     owed = mine_reveals(state, lane) + beach_reveals(state, lane.target)
     landing = Landing(lane.id, units, LandingStage.REVEALS, key_seq=seq)
     events = [Event("6.0", f"{', '.join(units)} attempt a landing from {box} on {lane.target}")]
-    if owed:
-        events.append(
-            Event("6.1", f"the Allied player owes the reveal of {', '.join(r.slot for r in owed)}", {"slots": [r.slot for r in owed]})
-        )
+    for rule, what in (("6.1", "the mine check"), ("6.3", "the concealed pieces on the beach")):
+        slots = [r.slot for r in owed if r.rule == rule]
+        if slots:
+            events.append(Event(rule, f"the Allied player owes the reveal of {', '.join(slots)} ({what})", {"slots": slots}))
     state = replace(state, landings=state.landings + (landing,), owed=state.owed + tuple(owed))
     state, more = ready(data, state, seq)
     return state, events + more
