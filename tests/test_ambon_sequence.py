@@ -184,8 +184,10 @@ def test_6_3_an_artillery_box_the_rules_keep_from_landing_is_not_attempted_by_de
 def test_14_2_the_turn_2_landings_follow_the_revealed_note_and_are_not_skipped():
     """The reported silent skip: the message that reveals the 14.2 note in
     the turn-1 Recovery Phase went on to turn 2's Allied Movement Phase, the
-    battalions never attempting a landing.  Now the turn-2 Landing Phase
-    attempts them (or the Japanese postpone them explicitly)."""
+    battalions never attempting a landing.  Now the turn-2 Landing Phase,
+    which the reveal opened after the message was written, waits for the
+    Japanese player's next message (5.0: no phase is passed unseen), whose
+    end attempts every landing not postponed (6.0)."""
     battalions = {u: OFF_MAP for b in "23" for u in setup.BATTALIONS[b]}
     state = position(turn=1, phase="allied-combat", options=["14.2"], positions={**battalions, "1.A": "1402"})
     state, events = end(state, ALLIED, 8)
@@ -193,11 +195,41 @@ def test_14_2_the_turn_2_landings_follow_the_revealed_note_and_are_not_skipped()
     state, events = GAME.apply(state, Opened(JAPANESE, setup.SECOND_WAVE_SLOT, "2:laha 3:liang", 9))
     assert state.turn == 2 and state.phase == Phase.LANDING
     assert state.piece("2.A").where == "fw-laha" and state.piece("3.A").where == "fw-liang"
+    revealed = state
     state, events = end(state, JAPANESE, 9)
+    assert texts(events) == ["the Japanese Landing Phase of turn 2 began during this message, which gave no orders "
+                             "for it: it waits for japanese's next message"]
+    assert state.phase == Phase.LANDING and not dice_due(state)
+    state, _ = end(state, ALLIED, 10)
+    state, events = end(state, JAPANESE, 11)
     said = texts(events)
     assert "no order postponed the landing from fw-laha: it is attempted (6.0)" in said
     assert "no order postponed the landing from fw-liang: it is attempted (6.0)" in said
     assert state.phase == Phase.LANDING and {d.label for d in dice_due(state)} == {"landing laha", "landing liang"}
+    # the message that reveals may order the landings the reveal makes possible (pbem orders offers them)
+    state, events = order(revealed, JAPANESE, 9, {"land": "fw-laha"}, {"postpone": "fw-liang"})
+    state, more = end(state, JAPANESE, 9)
+    assert [d.label for d in dice_due(state)] == ["landing laha"]
+    assert "the landing from fw-liang is postponed to the next turn" in texts(events)
+
+
+def test_5_0_a_phase_a_reveal_opens_waits_for_its_authors_next_message():
+    """Found by the played-game driver: the Allied message that makes a
+    reveal the Japanese Combat Phase waited for (8.0) ended that phase and
+    then, at its end, passed the whole Allied Player Turn its author never
+    saw.  The phase waits for the author's next message instead."""
+    state = position(turn=3, phase="japanese-combat", concealed={"X1": "1708"},
+                     positions={"3.A": "1608", "NEI-HQ": "1609", "NEI-2.B": "1611"},
+                     standing={"japanese": {"advance": "always"}})
+    state, _ = order(state, JAPANESE, 2, {"attack": "1609", "with": ["3.A"]})
+    state, _ = end(state, JAPANESE, 2)
+    state, _ = GAME.apply(state, Opened(ALLIED, "X1", "detachment", 3))
+    state, events = end(state, ALLIED, 3)
+    assert (state.turn, state.phase) == (3, Phase.A_MOVEMENT)
+    assert "it waits for allied's next message" in texts(events)[-1]
+    state, _ = end(state, JAPANESE, 4)
+    state, events = order(state, ALLIED, 5, {"move": "NEI-2.B: 1611 1612"})
+    assert events[0].text.startswith("NEI-2.B moves 1611 1612")
 
 
 # --------------------------------------------------------------------------- 5.0 every phase leaves an event
@@ -325,7 +357,8 @@ def test_5_0_14_2_the_template_lists_the_phases_the_message_covers_after_its_own
     state, _ = end(state, ALLIED, 8)
     out = template.sections(GAME, state, JAPANESE, {setup.SECOND_WAVE_SLOT: "2:laha 3:liang"})
     assert out.choices["phases"] == ["japanese-landing", "japanese-movement", "japanese-bombardment", "japanese-combat"]
-    assert "after your reveals the game goes on to the Japanese Landing Phase of turn 2: your orders below are for it" in out.awaited
+    assert ("after your reveals the game goes on to the Japanese Landing Phase of turn 2: you may give its orders in "
+            "this message (below); without them it waits for your next one") in out.awaited
     landings = next(s for s in out.sections if s.title.startswith("Landings"))
     assert any("fw-laha" in line for line in landings.notes) and any("fw-liang" in line for line in landings.notes)
     allied = template.sections(GAME, state, ALLIED, {})

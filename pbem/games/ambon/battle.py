@@ -313,7 +313,16 @@ def _advance_into(data: "AmbonData", state: AmbonState, units: list[str], target
     return state, events + more
 
 
-def close_advances(state: AmbonState, side: str) -> AmbonState:
-    """Advances left undecided at the end of the attacker's message: none."""
-    return replace(state, battles=tuple(replace(b, stage=CombatStage.DONE) if b.stage is CombatStage.ADVANCE and b.side == side else b
-                                        for b in state.battles))
+def close_advances(state: AmbonState, side: str) -> tuple[AmbonState, list[Event]]:
+    """11.4: advances left undecided at the end of the attacker's message
+    are not taken (as an unanswered HQ support is declined): the game
+    cannot stall on a decision nobody makes."""
+    events = []
+    battles = []
+    for b in state.battles:
+        if b.stage is CombatStage.ADVANCE and b.side == side:
+            b = replace(b, stage=CombatStage.DONE)
+            events.append(Event("11.4", f"no unit advances into {b.target} (the advance decision was left open)",
+                                {"units": [], "target": b.target}))
+        battles.append(b)
+    return replace(state, battles=tuple(battles)), events

@@ -83,6 +83,9 @@ class AmbonGame:
         data = self.data
         if state.phase == GAME_OVER and not isinstance(action, MessageEnd):
             raise illegal("5.0", "the game is over")
+        seq = getattr(action, "seq", None)
+        if seq is not None and seq != state.seq:  # a new message: what its author saw when writing it
+            state = replace(state, seq=seq, seen=(state.turn, str(state.phase)))
         if isinstance(action, Sealed):
             state, events = hidden.sealed(data, state, action), []
         elif isinstance(action, Opened):

@@ -100,7 +100,18 @@ def reach(data: "AmbonData", state: AmbonState, phase: Phase, side: str, index: 
             raise illegal("5.0", f"order {index + 1}: the {state.phase} phase cannot end yet: {why}")
         state, more = end_phase(data, state)
         events += more
-    return state, events
+    return replace(state, seen=(state.turn, str(state.phase))), events
+
+
+def covers(data: "AmbonData", state: AmbonState, side: str) -> bool:
+    """Whether ``side``'s message may end the current phase: one its author
+    saw open when writing it, or reached with its orders, or one of the
+    side's phases that follow it (:func:`sequence.phases_from`: an empty
+    message passes the rest of its player turn).  A phase a reveal of the
+    message opened, which its author never saw, waits for the author's next
+    message (5.0: no phase is passed unseen)."""
+    turn, phase = state.seen
+    return state.turn == turn and Phase(state.phase) in sequence.phases_from(data, turn, phase, side)
 
 
 def message_end(data: "AmbonData", state: AmbonState, action: MessageEnd) -> tuple[AmbonState, list[Event]]:
@@ -120,7 +131,8 @@ def message_end(data: "AmbonData", state: AmbonState, action: MessageEnd) -> tup
         events += more
     if state.phase in COMBAT_PHASES:
         if phasing_side(state.phase) == side:
-            state = battle.close_advances(state, side)
+            state, more = battle.close_advances(state, side)
+            events += more
             if any(b.stage is CombatStage.DECLARED for b in state.battles):
                 state, more = battle.open_support(data, state, action.seq)
                 events += more
@@ -128,6 +140,10 @@ def message_end(data: "AmbonData", state: AmbonState, action: MessageEnd) -> tup
             state, more = battle.decline_open_support(state, side, action.seq)
             events += more
     if action.seq < 1 or phasing_side(state.phase) != side:
+        return state, events
+    if not covers(data, state, side):
+        events.append(Event("5.0", f"the {sequence.title(state.phase)} of turn {state.turn} began during this message, "
+                                   f"which gave no orders for it: it waits for {side}'s next message"))
         return state, events
     if state.phase in MOVEMENT_PHASES and hidden.awaited_by(data, state, side):
         # 8.0: the phase waits for the reveals, then goes on (see progress)
@@ -143,6 +159,8 @@ def message_end(data: "AmbonData", state: AmbonState, action: MessageEnd) -> tup
             continue  # it could not end yet (6.0: the landings it had to attempt)
         if phasing_side(state.phase) != side or ended in (Phase.SETUP_ALLIED, Phase.SETUP_JAPANESE):
             return state, events  # a setup message never passes the turn's first phase
+        if not covers(data, state, side):
+            return state, events
         state = replace(state, closing=True)
 
 

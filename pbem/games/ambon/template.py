@@ -113,7 +113,7 @@ def _after_own_reveals(game: Any, state: AmbonState, side: str, secrets: Mapping
         return state
     if (ahead.turn, ahead.phase) != (state.turn, state.phase):
         out.awaited.append(f"after your reveals the game goes on to the {sequence.title(ahead.phase)} of turn {ahead.turn}: "
-                           f"your orders below are for it")
+                           f"you may give its orders in this message (below); without them it waits for your next one")
     return ahead
 
 
