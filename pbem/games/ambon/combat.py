@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from pbem.engine.machine import Event, illegal, replace
 from pbem.games.ambon import movement
-from pbem.games.ambon.state import ELIMINATED, AmbonState, Piece, other
+from pbem.games.ambon.state import ELIMINATED, AmbonState, Piece
 
 if TYPE_CHECKING:
     from pbem.games.ambon.data import AmbonData

@@ -271,10 +271,6 @@ def supporting_hqs(data: "AmbonData", state: AmbonState, side: str, target: str)
     return found
 
 
-def landing_combat(state: AmbonState, lane_id: str) -> LandingCombat:
-    return next(lc for lc in state.landing_combats if lc.lane == lane_id)
-
-
 def _with_combat(state: AmbonState, new: LandingCombat | None, lane_id: str) -> AmbonState:
     """``state`` with the landing combat of ``lane_id`` replaced by ``new`` (or added; None: removed)."""
     kept = tuple(lc for lc in state.landing_combats if lc.lane != lane_id)

@@ -9,13 +9,12 @@ and overlays them in its own view only.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from enum import StrEnum
+from functools import cached_property
 from typing import Iterable
 
 from pbem.engine.machine import illegal, replace
 from pbem.engine.standing import StandingTable
-
 from pbem.games.ambon.sequence import ALLIED, JAPANESE, PHASES, SIDES, Phase, other, phasing_side
 
 __all__ = ["ALLIED", "JAPANESE", "SIDES", "PHASES", "Phase", "other"]
