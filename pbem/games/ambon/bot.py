@@ -93,14 +93,14 @@ class AmbonBot:
         if state.phase == SETUP_JAPANESE and side == JAPANESE:
             doc["order"] += [{"setup": "historical"}] if self.rng is None else self._random_japanese_setup(state)
             state = self._try_all(state, side, seq, doc)
-            self._extend(state, side, seq, doc, self._landings)  # the land orders start turn 1
+            self._extend(state, side, seq, doc, self._landings, skip=0.05)  # the land orders start turn 1
             return doc
         if self.rng is not None:
             state = self._extend(state, side, seq, doc, self._decisions(side))
             state = self._extend(state, side, seq, doc, self._defensive_bombardments(side))
             state = self._extend(state, side, seq, doc, self._voluntary_reveals(side), skip=0.0)
         if state.phase == LANDING and side == JAPANESE and not state.landings:
-            state = self._extend(state, side, seq, doc, self._landings)
+            state = self._extend(state, side, seq, doc, self._landings, skip=0.05)
             if any("land" in o for o in doc["order"]):  # their results decide the moves: wait for them
                 return doc
         if state.phasing != side or state.closing:
