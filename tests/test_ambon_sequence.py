@@ -381,3 +381,27 @@ def test_10_0_a_second_bombardment_of_a_unit_the_first_disrupted_in_the_same_bat
     assert texts(second)[0].startswith("2.D's bombardment of NEI-2.B: roll 1 -> no effect, the target can no longer "
                                        "be bombarded (NEI-2.B is already disrupted")
     assert state.piece("2.D").bombarded and not state.bombardments
+
+
+def test_3_2_13_0_pbem_adjudicate_reads_an_open_surrender_and_oos_markers(tmp_path):
+    """`pbem adjudicate` with a position that states the open 3.2 decision
+    and 13.0 OOS markers: the Allies surrender, and the verdict counts 3.2's
+    VP; a bad value is an input error naming the key."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    scenario = tmp_path / "turn-8.toml"
+    scenario.write_text('turn = 8\nphase = "japanese-landing"\nsurrender = "open"\noos = ["2.A"]\n'
+                        '[positions]\n"NEI-HQ" = "1611"\n"2.A" = "1608"\n"1.A" = "1809"\n[control]\n"1809" = 4\n')
+    orders = tmp_path / "orders.toml"
+    orders.write_text('[[order]]\nsurrender = "yes"\n')
+    r = CliRunner().invoke(main, ["adjudicate", "--game", "ambon", "--scenario", str(scenario), "--as", "allied",
+                                  "--orders", str(orders), "--json"], env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    assert "the Allies surrender at the start of turn 8; the game ends" in r.output
+    assert '"oos": true' in r.output
+    scenario.write_text(scenario.read_text().replace('surrender = "open"', 'surrender = "maybe"'))
+    r = CliRunner().invoke(main, ["adjudicate", "--game", "ambon", "--scenario", str(scenario), "--as", "allied",
+                                  "--orders", str(orders)])
+    assert r.exit_code == 2 and "surrender = 'maybe': the only value is \"open\"" in r.output
