@@ -198,7 +198,7 @@ def test_14_2_the_turn_2_landings_follow_the_revealed_note_and_are_not_skipped()
     revealed = state
     state, events = end(state, JAPANESE, 9)
     assert texts(events) == ["the Japanese Landing Phase of turn 2 began during this message, which gave no orders "
-                             "for it: it waits for japanese's next message"]
+                             "for it: it waits for the Japanese player's next message"]
     assert state.phase == Phase.LANDING and not dice_due(state)
     state, _ = end(state, ALLIED, 10)
     state, events = end(state, JAPANESE, 11)
@@ -226,7 +226,7 @@ def test_5_0_a_phase_a_reveal_opens_waits_for_its_authors_next_message():
     state, _ = GAME.apply(state, Opened(ALLIED, "X1", "detachment", 3))
     state, events = end(state, ALLIED, 3)
     assert (state.turn, state.phase) == (3, Phase.A_MOVEMENT)
-    assert "it waits for allied's next message" in texts(events)[-1]
+    assert "it waits for the Allied player's next message" in texts(events)[-1]
     state, _ = end(state, JAPANESE, 4)
     state, events = order(state, ALLIED, 5, {"move": "NEI-2.B: 1611 1612"})
     assert events[0].text.startswith("NEI-2.B moves 1611 1612")

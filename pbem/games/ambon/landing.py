@@ -175,7 +175,7 @@ def attempt_the_rest(data: "AmbonData", state: AmbonState, seq: int) -> tuple[Am
         except IllegalOrderError as err:
             lane = data.lane_of_box(box)
             state = replace(state, landings=state.landings + (
-                Landing(lane.id, landing_units(data, state, box), LandingStage.DONE),))
+                Landing(lane.id, landing_units(data, state, box), LandingStage.NOT_MADE),))
             events.append(Event(err.rule or "6.0", f"the landing from {box} is not made: {str(err).removeprefix(f'{err.rule}: ')}"))
             continue
         events.append(Event("6.0", f"no order postponed the landing from {box}: it is attempted (6.0)"))
@@ -240,7 +240,7 @@ def sweep(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]
         state = state.with_pieces(replace(p, where=lane.first_wave) for p in waiting)
         events.append(Event("6.4", f"{', '.join(p.id for p in waiting)} move up to {lane.first_wave}"))
     used = sorted({data.lanes[l.lane].mine_box for l in state.landings
-                   if data.lanes[l.lane].mine_box and l.stage is not LandingStage.POSTPONED})
+                   if data.lanes[l.lane].mine_box and l.stage not in (LandingStage.POSTPONED, LandingStage.NOT_MADE)})
     for box in used:
         in_box = [m for m in state.mines if m.box == box]
         dummies = [m for m in in_box if m.status == "dummy"]

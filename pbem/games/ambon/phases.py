@@ -143,7 +143,7 @@ def message_end(data: "AmbonData", state: AmbonState, action: MessageEnd) -> tup
         return state, events
     if not covers(data, state, side):
         events.append(Event("5.0", f"the {sequence.title(state.phase)} of turn {state.turn} began during this message, "
-                                   f"which gave no orders for it: it waits for {side}'s next message"))
+                                   f"which gave no orders for it: it waits for the {side.capitalize()} player's next message"))
         return state, events
     if state.phase in MOVEMENT_PHASES and hidden.awaited_by(data, state, side):
         # 8.0: the phase waits for the reveals, then goes on (see progress)

@@ -42,6 +42,7 @@ class LandingStage(StrEnum):
     """Where a landing from a First Wave box stands (6.0-6.3)."""
 
     POSTPONED = "postponed"  # 6.0: the Japanese player postponed it to the next turn
+    NOT_MADE = "not-made"  # 6.3: a landing the rules forbid (artillery alone against a held beach), not attempted
     REVEALS = "reveals"  # 6.1/6.3: mine markers or concealed pieces on the beach must be revealed first
     ROLL = "roll"  # its die on the 6.2 or 6.3 table is due
     COMBAT = "combat"  # 6.3: its landing combat is being fought
