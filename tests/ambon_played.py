@@ -79,6 +79,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from conftest import dicts_of
+
 from pbem.engine.machine import DecisionDue, DiceDue, DiceRolled, Event, MessageEnd, Opened, Ordered, RevealDue
 from pbem.games.ambon import GAME, victory
 from pbem.match import session
@@ -411,16 +413,6 @@ class RulesData:
 
 
 # =========================================================================== hidden information
-
-
-def dicts_of(value: Any) -> Iterator[dict]:
-    if isinstance(value, dict):
-        yield value
-        for v in value.values():
-            yield from dicts_of(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from dicts_of(v)
 
 
 def leaks(hidden: dict[str, str], *, views: Iterable[Any] = (), lines: Iterable[str] = (), text: str = "") -> list[str]:

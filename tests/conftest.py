@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -90,3 +91,14 @@ def exchange(sender, receiver, tmp_path: Path, orders: str = "") -> Path:
     r = receiver.run("receive", receiver.game, sent)
     assert r.exit_code == 0, r.output
     return sent
+
+
+def dicts_of(value: Any) -> Iterator[dict]:
+    """Every dict nested in ``value`` (a view, a JSON document), itself first."""
+    if isinstance(value, dict):
+        yield value
+        for v in value.values():
+            yield from dicts_of(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from dicts_of(v)

@@ -42,6 +42,7 @@ from typing import Any, Iterator
 
 import pytest
 from click.testing import CliRunner
+from conftest import dicts_of
 from cryptography.hazmat.primitives import serialization
 from demo_games import DemoGame, ambon_game, dice_game
 
@@ -167,16 +168,6 @@ def strings_of(value: Any) -> Iterator[str]:
     elif isinstance(value, (list, tuple)):
         for v in value:
             yield from strings_of(v)
-
-
-def dicts_of(value: Any) -> Iterator[dict]:
-    if isinstance(value, dict):
-        yield value
-        for v in value.values():
-            yield from dicts_of(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from dicts_of(v)
 
 
 def decoded_parts(text: str) -> list[bytes]:
