@@ -11,8 +11,8 @@ A template is TOML in which
   set with :func:`pbem.match.session.compose` (the very check ``pbem play``
   makes) and leaves out any example that would not pass.
 
-Games provide their part through a hook: a game object with a method
-``orders_template(state, side, secrets) -> Sections`` (:func:`template`;
+Games provide their part through the capability
+:class:`pbem.engine.contract.OrdersTemplates` (:func:`template`;
 Ambon: :mod:`pbem.games.ambon.template`, Calumpit:
 :mod:`pbem.games.calumpit.template`, ASL: :mod:`pbem.games.asl.template`,
 dice: :mod:`pbem.games.dice.template`); a game without one gets
@@ -23,33 +23,12 @@ sealed values may appear (marked so): the template is for the player only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from pbem.engine.contract import OrdersTemplates, Section, Sections
 from pbem.engine.machine import DecisionDue, DiceDue, RevealDue
 from pbem.errors import PbemError, UsageError
-
-
-@dataclass
-class Section:
-    """Part of a template: a title, explanation lines and example orders.
-
-    An example that is a list of orders is a group, kept or left out as a
-    whole: a setup that is legal only once complete (Ambon's 14.2 setup)."""
-
-    title: str
-    notes: list[str] = field(default_factory=list)
-    examples: list[dict[str, Any] | list[dict[str, Any]]] = field(default_factory=list)
-
-
-@dataclass
-class Sections:
-    """What a game says about one side's next message."""
-
-    awaited: list[str] = field(default_factory=list)
-    sections: list[Section] = field(default_factory=list)
-    standing: dict[str, str] = field(default_factory=dict)  # an example [standing] table
-    choices: dict[str, Any] = field(default_factory=dict)  # the same, as data (--json)
 
 
 @dataclass
@@ -83,9 +62,8 @@ class Template:
 
 def template(game: Any, state: Any, side: str, secrets: Mapping[str, str] | None = None) -> Sections:
     """The game's part of the template for ``side``'s next message."""
-    hook = getattr(game, "orders_template", None)
-    if callable(hook):
-        return hook(state, side, secrets or {})
+    if isinstance(game, OrdersTemplates):
+        return game.orders_template(state, side, secrets or {})
     return generic_sections(game, state, side, secrets or {})
 
 
@@ -230,35 +208,12 @@ def _standing_ok(session: Any, match: Any, kept: list[list[dict[str, Any]]], bod
 # --------------------------------------------------------------------------- shared by games
 
 
-def note_sections(module: str, used: set[str], mine: list[Any], secrets: Mapping[str, str],
-                  reserved: str = "") -> list[Section]:
-    """The sealed-note sections every game with notes shares (pbem.engine.notes):
-    sealing a new note, and revealing each of yours still sealed (its text
-    shown to you alone)."""
-    slot = next(f"note-{i}" for i in range(1, 1000) if f"note-{i}" not in used)
-    sections = [Section(
-        f"Sealed notes ({module}.seal): only you can read one until you reveal it",
-        [f"slot: a new name (letters, digits, '_', '.', '-'{reserved}); text: what you commit to now"]
-        + ([f"slots you have used: {', '.join(sorted(used))}"] if used else []),
-        [{"type": "seal", "slot": slot, "text": "what only you should know for now"}],
-    )]
-    if mine:
-        sections.append(Section(
-            f"Reveals ({module}.reveal): your notes still sealed",
-            [f"  {n.slot} (sealed in {n.sealed_in:04d})" + (f": {secrets[n.slot]!r} [only you see this]"
-                                                            if n.slot in secrets else "") for n in mine],
-            [{"type": "reveal", "slot": n.slot} for n in mine],
-        ))
-    return sections
-
-
 __all__ = [
     "Section",
     "Sections",
     "Template",
     "for_match",
     "generic_sections",
-    "note_sections",
     "render",
     "template",
     "uncomment_examples",

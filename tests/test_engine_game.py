@@ -8,7 +8,8 @@ import dataclasses
 import pytest
 
 from engine_game.game import EngineTestGame, GAME, State
-from pbem.engine.machine import DiceDue, DiceRolled, Game, MessageEnd, Opened, Ordered, apply_all
+from pbem.engine.contract import Game
+from pbem.engine.machine import DiceDue, DiceRolled, MessageEnd, Opened, Ordered, apply_all
 from pbem.engine.paths import IllegalPathError
 from pbem.errors import IllegalOrderError, InputError
 

@@ -636,7 +636,9 @@ def draw_match(out: Any, match: Any, view: Any) -> None:
         board.print_board(out, match.game, view, you=match.player.side, events=events)
         render.print_turn(out, match)
     else:
-        for line in getattr(match.game, "summary", lambda state: [])(match.replay.state):
+        from pbem.engine import contract
+
+        for line in (match.game.summary(match.replay.state) if isinstance(match.game, contract.Summary) else []):
             out.print(line, markup=False)
         render.print_show(out, match)
 
@@ -768,18 +770,18 @@ def adjudicate(
     from pbem.errors import UsageError
     from pbem.render import board
 
+    from pbem.engine import contract
+
     game = games.get(game_name, data_dir, local=True)
-    if not hasattr(game, "scenario_state"):
+    if not isinstance(game, contract.RefereePositions):
         raise UsageError(f"the {game.name} game has no positions to adjudicate")
     position = read_orders(scenario)
     state = game.scenario_state(position)
     if side is None:
-        if not hasattr(game, "active_side"):
-            raise UsageError("--as SIDE is needed for this game")
         side = game.active_side(state)
     if side not in game.sides:
         raise UsageError(f"--as {side!r}: the sides are {', '.join(game.sides)}")
-    secrets = game.scenario_secrets(position) if hasattr(game, "scenario_secrets") else {}
+    secrets = game.scenario_secrets(position) if isinstance(game, contract.RefereeSecrets) else {}
     result = referee.adjudicate(
         game, state, side, read_orders(orders_path), referee.parse_dice(dice), secrets=secrets
     )
@@ -832,7 +834,7 @@ def data_list(games: tuple[str, ...], as_json: bool) -> None:
     from pbem import games as registry
     from pbem.match import datasets
 
-    names = games or tuple(n for n in sorted(registry.available()) if hasattr(registry.get(n), "ruleset_files"))
+    names = games or tuple(sorted(registry.available()))
     sets = [s for name in names for s in datasets.describe_all(name)]
     if as_json:
         emit_json([{"game": s.game, "name": s.name, "path": str(s.path) if s.path else None, "ruleset": s.ruleset} for s in sets])

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Mapping, Sequence
 
 from pbem.errors import IllegalOrderError
 
@@ -171,41 +171,6 @@ class ParsedOrders:
     ends_game: bool = False
 
 
-# --------------------------------------------------------------------------- the game contract
-
-
-@runtime_checkable
-class Game(Protocol):
-    """What a game module provides.  Register an instance under the
-    ``pbem.games`` entry-point group."""
-
-    name: ClassVar[str]
-    version: ClassVar[str]
-    sides: ClassVar[tuple[str, str]]
-
-    def ruleset_files(self) -> Sequence[tuple[str, bytes]]:
-        """(name, bytes) of every data file; their hash pins the ruleset."""
-
-    def initial_state(self, setup: Mapping[str, Any]) -> Any:
-        """The position before message 0's orders; ``setup`` holds options."""
-
-    def parse_orders(self, document: Mapping[str, Any], side: str) -> ParsedOrders:
-        """Syntax only: raise :class:`~pbem.errors.InputError` naming the field."""
-
-    def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]:
-        """Pure: the next state and what happened.  Raises
-        :class:`~pbem.errors.IllegalOrderError` citing the rule."""
-
-    def awaiting(self, state: Any) -> tuple[Awaited, ...]:
-        """Input needed before the game can go on."""
-
-    def view(self, state: Any, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
-        """JSON-able picture of the state as ``side`` may see it (None = spectator)."""
-
-    def is_over(self, state: Any) -> bool:
-        """True once no further message is expected."""
-
-
 class Dispatching:
     """For games whose ``apply`` routes each kind of action to its own
     method: ``_order``, ``_rolled``, ``_sealed``, ``_opened``, ``_message_end``."""
@@ -219,7 +184,7 @@ class Dispatching:
         return getattr(self, name)(state, action)
 
 
-def apply_all(game: Game, state: Any, actions: Sequence[Action]) -> tuple[Any, list[Event]]:
+def apply_all(game: Any, state: Any, actions: Sequence[Action]) -> tuple[Any, list[Event]]:
     """Apply ``actions`` in order; the events of all of them."""
     events: list[Event] = []
     for action in actions:

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from pbem.engine.contract import Section
 from pbem.engine.machine import Event, illegal, replace
 from pbem.errors import InputError
 
@@ -123,3 +124,25 @@ def read_note_order(kind: str, order: Mapping[str, Any], where: str, seals: dict
     if slot in seals:
         raise InputError(f"{where}: slot {slot!r} is sealed twice in these orders", field="slot")
     seals[slot] = _string(order, "text", where, MAX_TEXT)
+
+
+def note_sections(module: str, used: set[str], mine: list[Any], secrets: Mapping[str, str],
+                  reserved: str = "") -> list[Section]:
+    """The orders-template sections every game with sealed notes shares:
+    sealing a new note, and revealing each of yours still sealed (its text
+    shown to you alone)."""
+    slot = next(f"note-{i}" for i in range(1, 1000) if f"note-{i}" not in used)
+    sections = [Section(
+        f"Sealed notes ({module}.seal): only you can read one until you reveal it",
+        [f"slot: a new name (letters, digits, '_', '.', '-'{reserved}); text: what you commit to now"]
+        + ([f"slots you have used: {', '.join(sorted(used))}"] if used else []),
+        [{"type": "seal", "slot": slot, "text": "what only you should know for now"}],
+    )]
+    if mine:
+        sections.append(Section(
+            f"Reveals ({module}.reveal): your notes still sealed",
+            [f"  {n.slot} (sealed in {n.sealed_in:04d})" + (f": {secrets[n.slot]!r} [only you see this]"
+                                                            if n.slot in secrets else "") for n in mine],
+            [{"type": "reveal", "slot": n.slot} for n in mine],
+        ))
+    return sections

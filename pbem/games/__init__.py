@@ -27,9 +27,6 @@ BUILTIN = {
 }
 
 
-GAME_CONTRACT = ("name", "version", "sides", "initial_state", "apply", "parse_orders")
-
-
 def _load(target: str) -> Any:
     module, _, attr = target.partition(":")
     return getattr(importlib.import_module(module), attr)
@@ -96,9 +93,11 @@ def get(name: str, data_dir: str | None = None, *, local: bool = False) -> Any:
             raise UsageError(f"cannot load game {name!r}: {err}") from err
     else:
         raise UsageError(f"unknown game {name!r}; available: {', '.join(sorted(games))}")
-    lacking = [a for a in GAME_CONTRACT if not hasattr(game, a)]
-    if lacking:
-        raise UsageError(f"{name!r} is not a pbem game: it has no {', '.join(lacking)} (see pbem.engine.machine)")
+    from pbem.engine import contract
+
+    if not isinstance(game, contract.Game):
+        raise UsageError(f"{name!r} is not a pbem game: it has no {', '.join(contract.lacking(game))} "
+                         f"(see pbem.engine.contract)")
     if data_dir is not None:
         try:
             game = type(game)(data_dir=data_dir)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
@@ -81,8 +82,16 @@ def build(game: str, data: str | os.PathLike[str] | None = None, home: str | os.
             raise UsageError(f"--data {data}: neither a directory nor an installed {game} data set ({known})")
         path = named
     built = games.get(game, str(path), local=local)
-    built.data_source = path
+    _SOURCES[built] = path
     return built
+
+
+_SOURCES: "weakref.WeakKeyDictionary[Any, Path]" = weakref.WeakKeyDictionary()
+
+
+def source_of(game_obj: Any) -> Path | None:
+    """The installed data set directory a game built by :func:`game_with` reads (None: shipped data)."""
+    return _SOURCES.get(game_obj)
 
 
 def ruleset_of(game_obj: Any) -> str:

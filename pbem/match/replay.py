@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbem.engine import contract
 from pbem.engine.machine import DiceDue, DiceRolled, Event, MessageEnd, Opened, Ordered, RevealDue, Sealed
 from pbem.errors import HiddenInfoError, IllegalOrderError, IntegrityError
 from pbem.protocol.dice import dice_key, roll
@@ -140,7 +141,7 @@ def replay(game: Any, transcript: Transcript, *, next_value: bytes | None = None
             raise wrapped from err
         result.events += [(seq, e) for e in events]
         if "secret" in transcript.messages[seq].body and not (
-            game.is_over(state) or getattr(game, "is_ending", lambda s: False)(state)
+            game.is_over(state) or contract.is_ending(game, state)
         ):
             raise IntegrityError(
                 f"message {seq:04d}: {side} reveals its per-game secret while the game goes on; "

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from pbem import __version__
+from pbem.engine import contract
 from pbem.engine.machine import RevealDue
 from pbem.errors import (
     EquivocationError,
@@ -498,7 +499,7 @@ def compose(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Rep
         store[slot] = text
         salt = sealed.salt_for(player.secret, slot)
         body["commitments"][slot] = sealed.commitment(transcript.game, body["author"], slot, salt, text).hex()
-    if hasattr(game, "check_seals") and parsed.seals:
+    if isinstance(game, contract.SealChecks) and parsed.seals:
         problems = game.check_seals(match.replay.state, player.side, store)
         if problems:
             raise IllegalOrderError("; ".join(problems))  # each problem cites its rule (4.1, 14.2, 8.5.2)
@@ -527,7 +528,7 @@ def compose(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Rep
             break
         reveals += demanded
     state, _ = apply_message(game, match.replay.state, actions_for(trial, seq), seq, player.side)
-    if closing or parsed.ends_game or game.is_over(state) or getattr(game, "is_ending", lambda s: False)(state):
+    if closing or parsed.ends_game or game.is_over(state) or contract.is_ending(game, state):
         body["secret"] = player.secret.hex()
         draft = sign_body(player.identity, body)
         trial = build_transcript(transcript.messages + [draft])
@@ -619,7 +620,7 @@ def verify(
         problems = transcript.audit()
         if not problems:
             stores = _final_stores(transcript)
-            problems += list(game.audit(result.state, stores)) if hasattr(game, "audit") else []
+            problems += list(game.audit(result.state, stores)) if isinstance(game, contract.Audit) else []
         if not game.is_over(result.state):
             problems.append("the game is not over: an audit needs both closing messages")
     return VerifyReport(transcript, result, audit, problems)

@@ -136,7 +136,9 @@ def code_files(game: Any) -> dict[str, list[int]]:
         if where:
             paths.add(where)
     package = getattr(sys.modules.get(type(game).__module__), "__file__", None)
-    data = getattr(game, "data_source", None)  # an installed data set (pbem.match.datasets)
+    from pbem.match.datasets import source_of
+
+    data = source_of(game)  # an installed data set
     tops = ([Path(package).parent] if package else []) + ([Path(data)] if data else [])
     for top in tops:
         for root, dirs, names in os.walk(top):

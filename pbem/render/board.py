@@ -16,9 +16,11 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
+from pbem.engine import contract
+
 
 def has_board(game: Any, view: Mapping[str, Any]) -> bool:
-    return getattr(game, "map", None) is not None and "stacks" in view
+    return contract.board_of(game) is not None and "stacks" in view
 
 
 def side_names(game: Any) -> dict[str, str]:
@@ -28,7 +30,7 @@ def side_names(game: Any) -> dict[str, str]:
 def board_svg(game: Any, view: Mapping[str, Any], title: str | None = None) -> str:
     from pbem.render.svg import board_svg as draw
 
-    return draw(game.map, view["stacks"], side_colours=getattr(game, "side_colours", None), side_names=side_names(game),
+    return draw(game.map, view["stacks"], side_colours=contract.side_colours(game), side_names=side_names(game),
                 title=title, box_names=view.get("box_names"))
 
 
@@ -94,7 +96,7 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
     out.print(render_map(
             game.map,
             view["stacks"],
-            side_colours=getattr(game, "side_colours", None),
+            side_colours=contract.side_colours(game),
             side_names=side_names(game),
             width=width,
             window=window,

@@ -9,6 +9,8 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
+from pbem.engine import contract
+
 
 def _seq(n: int) -> str:
     return f"{n:04d}"
@@ -39,7 +41,7 @@ def print_events(out: Console, match: Any, since: int = 0) -> None:
 def print_turn(out: Console, match: Any) -> None:
     replay = match.replay
     if replay.over:
-        for line in getattr(match.game, "result", lambda state: [])(replay.state):
+        for line in (match.game.result(replay.state) if isinstance(match.game, contract.Result) else []):
             out.print(line, markup=False, highlight=False)
     if match.closed:
         out.print("[bold]The game is over.[/bold] Check it with: pbem verify DIR --audit")

@@ -52,7 +52,7 @@ from pbem.games.ambon.state import (
     other,
 )
 from pbem.games.ambon.sequence import PHASES, phasing_side
-from pbem.orders_template import Section, Sections
+from pbem.engine.contract import Section, Sections
 
 
 def sections(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str]) -> Sections:

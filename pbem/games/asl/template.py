@@ -19,7 +19,8 @@ from pbem.engine.machine import RevealDue
 from pbem.errors import InputError
 from pbem.games.asl import dare_death
 from pbem.games.asl.game import ALLIED, AXIS, MAX_PURPOSE, AslState, Setup
-from pbem.orders_template import Section, Sections, note_sections
+from pbem.engine.contract import Section, Sections
+from pbem.engine.notes import note_sections
 
 POSITION_HELP = [
     "both need a [position] table in the same orders file: your units, their hexes and markers, the enemy",

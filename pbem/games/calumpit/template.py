@@ -22,7 +22,7 @@ from pbem.engine.machine import DecisionDue, Ordered
 from pbem.errors import PbemError
 from pbem.games.calumpit import orders
 from pbem.games.calumpit.state import AMERICAN, JAPANESE, CalumpitState, Unit, other
-from pbem.orders_template import Section, Sections
+from pbem.engine.contract import Section, Sections
 
 #: the orders a player owes when an event or a card asks for them
 OWED = ("demolition", "draw", "sniped", "spotter")

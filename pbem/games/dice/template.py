@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from pbem.games.dice.game import DiceState
-from pbem.orders_template import Section, Sections, note_sections
+from pbem.engine.contract import Section, Sections
+from pbem.engine.notes import note_sections
 
 
 def sections(game: Any, state: DiceState, side: str, secrets: Mapping[str, str]) -> Sections:

@@ -1,0 +1,178 @@
+"""The whole plugin contract of a pbem game (DESIGN 3).
+
+A game is an object registered under the ``pbem.games`` entry-point group.
+It must be a :class:`Game`; it may offer any of the optional capabilities
+below.  The layers above ``engine`` (match, the application workflows,
+render, cli) ask a game for a capability with ``isinstance(game,
+Capability)`` -- never by probing attribute names, never by the game's
+name -- so a third-party game is treated exactly like the shipped ones.
+
+The actions a game receives and the events and awaited items it returns are
+:mod:`pbem.engine.machine`'s; the parts of an orders template are
+:class:`Section` and :class:`Sections`, here beside the capability that
+returns them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
+
+from pbem.engine.machine import Action, Awaited, Event, ParsedOrders
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What every game provides.  Register an instance under the
+    ``pbem.games`` entry-point group."""
+
+    name: ClassVar[str]
+    version: ClassVar[str]
+    sides: ClassVar[tuple[str, str]]
+
+    def ruleset_files(self) -> Sequence[tuple[str, bytes]]:
+        """(name, bytes) of every data file; their hash pins the ruleset."""
+
+    def initial_state(self, setup: Mapping[str, Any]) -> Any:
+        """The position before message 0's orders; ``setup`` holds options."""
+
+    def parse_orders(self, document: Mapping[str, Any], side: str) -> ParsedOrders:
+        """Syntax only: raise :class:`~pbem.errors.InputError` naming the field."""
+
+    def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]:
+        """Pure: the next state and what happened.  Raises
+        :class:`~pbem.errors.IllegalOrderError` citing the rule."""
+
+    def awaiting(self, state: Any) -> tuple[Awaited, ...]:
+        """Input needed before the game can go on."""
+
+    def view(self, state: Any, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
+        """JSON-able picture of the state as ``side`` may see it (None = spectator)."""
+
+    def is_over(self, state: Any) -> bool:
+        """True once no further message is expected."""
+
+
+#: The members every :class:`Game` has, for messages that say what a non-game lacks.
+GAME_MEMBERS = ("name", "version", "sides", "ruleset_files", "initial_state", "parse_orders", "apply", "awaiting",
+                "view", "is_over")
+
+
+def lacking(obj: Any) -> list[str]:
+    """The members of :class:`Game` that ``obj`` does not have."""
+    return [m for m in GAME_MEMBERS if not hasattr(obj, m)]
+
+
+# --------------------------------------------------------------------------- optional capabilities
+
+
+@runtime_checkable
+class RefereePositions(Protocol):
+    """Referee mode (``pbem adjudicate``): a position read from a file, and
+    whose orders it awaits."""
+
+    def scenario_state(self, doc: Mapping[str, Any]) -> Any: ...
+
+    def active_side(self, state: Any) -> str: ...
+
+
+@runtime_checkable
+class RefereeSecrets(Protocol):
+    """What a referee knows of a position's hidden facts, to answer the reveals the rules demand."""
+
+    def scenario_secrets(self, doc: Mapping[str, Any]) -> dict[str, str]: ...
+
+
+@runtime_checkable
+class OrdersTemplates(Protocol):
+    """The game's part of ``pbem orders``: what is awaited and the legal choices (:class:`Sections`)."""
+
+    def orders_template(self, state: Any, side: str, secrets: Mapping[str, str]) -> "Sections": ...
+
+
+@runtime_checkable
+class SealChecks(Protocol):
+    """The owner's client checks its sealed values before sending (problems, in words)."""
+
+    def check_seals(self, state: Any, side: str, store: Mapping[str, str]) -> list[str]: ...
+
+
+@runtime_checkable
+class Audit(Protocol):
+    """After the game: the hidden facts of both sides checked against the rules (``verify --audit``)."""
+
+    def audit(self, state: Any, stores: Mapping[str, Mapping[str, str]]) -> list[str]: ...
+
+
+@runtime_checkable
+class Ending(Protocol):
+    """A game whose end is announced one message before it is over: the
+    closing message may carry reveals only."""
+
+    def is_ending(self, state: Any) -> bool: ...
+
+
+@runtime_checkable
+class Summary(Protocol):
+    """Lines that describe the position, for a game without a board."""
+
+    def summary(self, state: Any) -> list[str]: ...
+
+
+@runtime_checkable
+class Result(Protocol):
+    """The outcome of a finished game, in words (empty while it goes on)."""
+
+    def result(self, state: Any) -> list[str]: ...
+
+
+@runtime_checkable
+class Board(Protocol):
+    """A hex map (:class:`pbem.engine.mapdata.GameMap`) the renderers draw the view's ``stacks`` on."""
+
+    map: Any
+
+
+@runtime_checkable
+class SideColours(Protocol):
+    """Each side's counter colour, ``#rrggbb`` by side id."""
+
+    side_colours: dict[str, str]
+
+
+def board_of(game: Any) -> Any | None:
+    """The game's map, if it has a :class:`Board` (None when it has no map loaded)."""
+    return game.map if isinstance(game, Board) else None
+
+
+def side_colours(game: Any) -> dict[str, str] | None:
+    return game.side_colours if isinstance(game, SideColours) else None
+
+
+def is_ending(game: Any, state: Any) -> bool:
+    return isinstance(game, Ending) and game.is_ending(state)
+
+
+# --------------------------------------------------------------------------- orders templates
+
+
+@dataclass
+class Section:
+    """Part of a template: a title, explanation lines and example orders.
+
+    An example that is a list of orders is a group, kept or left out as a
+    whole: a setup that is legal only once complete (Ambon's 14.2 setup)."""
+
+    title: str
+    notes: list[str] = field(default_factory=list)
+    examples: list[dict[str, Any] | list[dict[str, Any]]] = field(default_factory=list)
+
+
+@dataclass
+class Sections:
+    """What a game says about one side's next message."""
+
+    awaited: list[str] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
+    standing: dict[str, str] = field(default_factory=dict)  # an example [standing] table
+    choices: dict[str, Any] = field(default_factory=dict)  # the same, as data (--json)

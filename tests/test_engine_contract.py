@@ -1,0 +1,72 @@
+"""The plugin contract (pbem.engine.contract): every game is a Game, its
+optional capabilities are found with isinstance, and no layer above the
+engine probes a game's attributes by name."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbem import games
+from pbem.engine import contract
+from pbem.errors import UsageError
+
+PBEM = Path(__file__).resolve().parent.parent / "pbem"
+CAPABILITIES = {
+    "ambon": {"RefereePositions", "RefereeSecrets", "OrdersTemplates", "SealChecks", "Audit", "Result", "Board",
+              "SideColours"},
+    "calumpit": {"RefereePositions", "OrdersTemplates", "Audit", "Ending", "Summary"},
+    "asl": {"OrdersTemplates", "SealChecks", "Audit", "Ending"},
+    "dice": {"OrdersTemplates", "Audit", "Ending"},
+}
+OPTIONAL = ("RefereePositions", "RefereeSecrets", "OrdersTemplates", "SealChecks", "Audit", "Ending", "Summary",
+            "Result", "Board", "SideColours")
+
+
+@pytest.mark.parametrize("name", sorted(CAPABILITIES))
+def test_every_shipped_game_is_a_game_with_the_capabilities_it_offers(name):
+    game = games.get(name)
+    assert isinstance(game, contract.Game) and contract.lacking(game) == []
+    offered = {c for c in OPTIONAL if isinstance(game, getattr(contract, c))}
+    assert offered == CAPABILITIES[name]
+
+
+def test_an_object_without_the_contract_is_refused_naming_what_it_lacks(tmp_path, monkeypatch):
+    (tmp_path / "toy_not_a_game.py").write_text(
+        "class Toy:\n    name = 'toy'\n    version = '1'\n    sides = ('a', 'b')\n"
+        "    def apply(self, state, action): return state, []\nGAME = Toy()\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [*sys.path])
+    with pytest.raises(UsageError, match=r"'toy_not_a_game:GAME' is not a pbem game: it has no ruleset_files, "
+                                          r"initial_state, parse_orders, awaiting, view, is_over"):
+        games.get("toy_not_a_game:GAME", local=True)
+
+
+def _finds(path: Path) -> list[str]:
+    """hasattr/getattr calls whose object is a game (``game``, ``match.game``, ``self.game``...)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("hasattr", "getattr") \
+                and node.args and "game" in ast.unparse(node.args[0]).split(".")[-1].lower():
+            found.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def _probes(path: Path) -> list[str]:
+    return [f"{path.relative_to(PBEM.parent).parent}/{hit}" for hit in _finds(path)]
+
+
+def test_no_layer_above_the_engine_probes_a_game_by_attribute_name():
+    """DESIGN 3: layers above engine ask for a capability with isinstance."""
+    above = [p for p in PBEM.rglob("*.py") if not p.is_relative_to(PBEM / "games") and not p.is_relative_to(PBEM / "engine")]
+    assert len(above) > 20
+    assert [hit for p in above for hit in _probes(p)] == []
+
+
+def test_the_probe_finder_finds_a_probe(tmp_path):
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f(match):\n    return getattr(match.game, 'summary', None)\n")
+    assert _finds(probe) == ["probe.py:2: getattr(match.game, 'summary', None)"]
