@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from pbem.cli import handles_errors
+from pbem.cli import handles_errors, load_identity
 
 HOUSE_NAME = "pbem house (japanese)"
 COMMANDS = ("help", "show", "send", "done", "end", "quit")
@@ -60,7 +60,7 @@ def calumpit(directory: str) -> None:
     from pbem.match import session
 
     root = Path(directory)
-    human = _identity()
+    human = load_identity()
     house = _house(root)
     game_dir = root / "game"
     if not any(game_dir.glob("*.pbem")):
@@ -91,16 +91,6 @@ def calumpit(directory: str) -> None:
 
 
 # --------------------------------------------------------------------------- keys and setup
-
-
-def _identity() -> Any:
-    from pbem.protocol.keystore import Keystore, home_dir, passphrase_from_env
-
-    def passphrase() -> bytes | None:
-        env = passphrase_from_env()
-        return env if env is not None else click.prompt("Passphrase for your pbem key", hide_input=True).encode("utf-8")
-
-    return Keystore(home_dir()).load(passphrase)
 
 
 def _house(root: Path) -> Any:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from pbem.errors import InputError
+from pbem.limits import MAX_ORDERS
 
-MAX_ORDERS = 500  # per message: more is a mistake or an attack on the opponent's pbem
 
 
 def typed_orders(

@@ -24,13 +24,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import AuthenticityError, HiddenInfoError, IdentityError, IntegrityError, VerificationError
+from pbem.limits import MAX_ORDERS
 from pbem.protocol import sealed
 from pbem.protocol.chain import HashChain, chain_seed, check_link
 from pbem.protocol.keys import PublicKey
 from pbem.protocol.message import FORMAT_VERSION, MAX_BODY_BYTES, NAMESPACE, SignedMessage
 
 SETUP_FIELDS = {"module": str, "module_version": str, "ruleset": str, "options": dict, "keys": dict}
-MAX_ORDERS = 500
 SIDE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}")  # docs/protocol.md 3.3: it names the files (NNNN-SIDE.pbem)
 BODY_FIELDS = {"pbem", "game", "seq", "side", "author", "prev", "chain", "orders", "commitments", "reveals", "sealed"}
 OPTIONAL_FIELDS = {"secret", "setup", "fresh"}
