@@ -57,8 +57,7 @@ class DemoReport:
 def _players(directory: Path, names: tuple[tuple[str, str], ...]) -> dict[str, object]:
     players = {}
     for name, full in names:
-        store = Keystore(directory / name / "keystore")
-        players[name] = store.load(lambda: None) if store.exists() else store.create(full, None)
+        players[name] = Keystore(directory / name / "keystore").load_or_create(full)
     return players
 
 
@@ -128,10 +127,7 @@ def run_ambon_demo(directory: Path, progress: Callable[[str], Any] = lambda _: N
 def run_dice_demo(directory: Path, progress: Callable[[str], Any] = lambda _: None) -> DemoReport:
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    players = {}
-    for name, full in (("ann", "Ann (demo)"), ("bob", "Bob (demo)")):
-        store = Keystore(directory / name / "keystore")
-        players[name] = store.load(lambda: None) if store.exists() else store.create(full, None)
+    players = _players(directory, (("ann", "Ann (demo)"), ("bob", "Bob (demo)")))
     mail = directory / "mail"
     mail.mkdir(exist_ok=True)
     games = {name: directory / name / "game" for name in players}

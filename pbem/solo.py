@@ -167,8 +167,7 @@ class Solo:
     log: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        store = Keystore(self.directory / "house")
-        self.house = store.load(lambda: None) if store.exists() else store.create("pbem house", None)
+        self.house = Keystore(self.directory / "house").load_or_create("pbem house")
         self.games = self.directory / "game"
 
     # ------------------------------------------------------------------ identities the house decides

@@ -205,3 +205,10 @@ def test_import_ssh_keygen_key_with_passphrase(tmp_path, store):
     assert imported.public.openssh() == pub_line
     assert is_encrypted(store.identity_path.read_bytes())
     assert store.load(lambda: b"secretpw").public.openssh() == pub_line
+
+
+def test_load_or_create_makes_one_identity_and_then_keeps_it(store):
+    first = store.load_or_create("pbem house")
+    again = store.load_or_create("another name")
+    assert first.public.fingerprint == again.public.fingerprint
+    assert again.name == "pbem house"

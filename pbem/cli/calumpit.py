@@ -96,8 +96,7 @@ def calumpit(directory: str) -> None:
 def _house(root: Path) -> Any:
     from pbem.protocol.keystore import Keystore
 
-    store = Keystore(root / "house")
-    return store.load(lambda: None) if store.exists() else store.create(HOUSE_NAME, None)
+    return Keystore(root / "house").load_or_create(HOUSE_NAME)
 
 
 def _start(game_dir: Path, human: Any, house: Any) -> None:

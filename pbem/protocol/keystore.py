@@ -83,6 +83,11 @@ class Keystore:
         self._store(identity, passphrase)
         return identity
 
+    def load_or_create(self, name: str) -> Identity:
+        """The identity kept here, or a new one named ``name`` (unencrypted):
+        for identities pbem makes for itself (solo's house, demo players)."""
+        return self.load(lambda: None) if self.exists() else self.create(name, None)
+
     def import_key(self, path: Path | str, passphrase: bytes | None, *, name: str | None = None) -> Identity:
         """Adopt an existing OpenSSH ed25519 private key (e.g. ``~/.ssh/id_ed25519``).
 
