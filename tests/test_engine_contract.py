@@ -5,6 +5,7 @@ engine probes a game's attributes by name."""
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -70,3 +71,21 @@ def test_the_probe_finder_finds_a_probe(tmp_path):
     probe = tmp_path / "probe.py"
     probe.write_text("def f(match):\n    return getattr(match.game, 'summary', None)\n")
     assert _finds(probe) == ["probe.py:2: getattr(match.game, 'summary', None)"]
+
+
+@pytest.mark.parametrize("name", ["ambon", "calumpit", "asl"])
+def test_every_game_refuses_a_data_directory_that_is_not_one_in_the_same_words(name, tmp_path):
+    """One data loader (pbem.engine.datafiles): ASL used to ignore a --data directory that did not exist."""
+    from pbem.errors import DataError
+
+    missing = tmp_path / "no-such-dir"
+    with pytest.raises(DataError, match=rf"^{re.escape(str(missing))}: --data is not a directory$"):
+        games.get(name, str(missing)).ruleset_files()
+
+
+@pytest.mark.parametrize("name, file", [("ambon", "charts.toml"), ("calumpit", "tables.toml"), ("asl", "rules.toml")])
+def test_an_override_directory_replaces_the_shipped_file_of_the_same_name(name, file, tmp_path):
+    shipped = dict(games.get(name).ruleset_files())
+    key = next(k for k in shipped if k.endswith(file))
+    (tmp_path / file).write_bytes(shipped[key] + b"\n# an owner's copy\n")
+    assert dict(games.get(name, str(tmp_path)).ruleset_files())[key] == shipped[key] + b"\n# an owner's copy\n"

@@ -853,16 +853,6 @@ class DataSet:
         return ruleset_hash(self._files)
 
 
-def _data_files(directory: Path) -> dict[str, tuple[Path, bytes]]:
-    out: dict[str, tuple[Path, bytes]] = {}
-    for path in sorted(directory.rglob("*.toml")):
-        rel = path.relative_to(directory)
-        if any(part.startswith(".") for part in rel.parts) or not path.is_file():
-            continue
-        out[rel.as_posix()] = (path, path.read_bytes())
-    return out
-
-
 def load_dataset(directory: str | Path, override: str | Path | None = None) -> DataSet:
     """Load a game's data directory (``map.toml``, ``counters.toml``,
     ``charts.toml`` and any other ``*.toml``).
@@ -871,19 +861,9 @@ def load_dataset(directory: str | Path, override: str | Path | None = None) -> D
     replace the same-named files of ``directory`` -- an owner of the printed
     game may supply just ``charts.toml``.  The ruleset hash covers the files
     actually used, so both players must use the same ones."""
-    base = Path(directory)
-    if not base.is_dir():
-        raise DataError(f"{base}: not a data directory")
-    files = _data_files(base)
-    if override is not None:
-        over = Path(override)
-        if not over.is_dir():
-            raise DataError(f"{over}: --data is not a directory")
-        files.update(_data_files(over))
-    for required in REQUIRED_FILES:
-        if required not in files:
-            where = f"{base}" + (f" or {override}" if override is not None else "")
-            raise DataError(f"{where}: missing data file {required}")
+    from pbem.engine.datafiles import data_files
+
+    files = data_files(directory, override, REQUIRED_FILES)
     gmap = load_map(files["map.toml"][1], name=str(files["map.toml"][0]))
     counters = load_counters(files["counters.toml"][1], name=str(files["counters.toml"][0]))
     charts = load_charts(files["charts.toml"][1], name=str(files["charts.toml"][0]), terrains=gmap.terrain_types)

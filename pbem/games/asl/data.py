@@ -24,6 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from pbem.engine.datafiles import data_files
 from pbem.engine.mapdata import DataFile  # one reader for every game's data: errors name file, line and key
 from pbem.errors import DataError, InputError
 
@@ -576,16 +577,8 @@ def load(directory: str | Path | None = None) -> AslData:
     """Load and validate the data files of ``directory`` (default: the
     package's ``data/``); a directory may hold only some of the files, the
     others come from the package."""
-    files = []
-    for fname in FILES:
-        path = Path(directory) / fname if directory is not None else DATA_DIR / fname
-        if not path.is_file():
-            path = DATA_DIR / fname
-        try:
-            files.append((fname, path.read_bytes(), str(path)))
-        except OSError as err:
-            raise DataError(f"{path}: cannot read: {err.strerror}") from err
-    return _parse(tuple(files))
+    found = data_files(DATA_DIR, directory, FILES)
+    return _parse(tuple((fname, found[fname][1], str(found[fname][0])) for fname in FILES))
 
 
 @lru_cache(maxsize=4)

@@ -16,8 +16,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from pbem.engine.datafiles import data_files
 from pbem.engine.mapdata import DataFile  # one reader for every game's data: errors name file, line and key
-from pbem.errors import DataError
 
 DATA = Path(__file__).parent / "data"
 FILES = ("cards.toml", "tables.toml", "attack.toml", "scenario.toml")
@@ -165,17 +165,8 @@ class CalumpitData:
     ``override``'s same-named files replacing the shipped ones)."""
 
     def __init__(self, override: str | Path | None = None):
-        self._files: dict[str, tuple[str, bytes]] = {}
-        for name in FILES:
-            self._files[name] = (str(DATA / name), (DATA / name).read_bytes())
-        for path in sorted(DATA.glob("*.toml")):
-            self._files.setdefault(path.name, (str(path), path.read_bytes()))
-        if override is not None:
-            over = Path(override)
-            if not over.is_dir():
-                raise DataError(f"{over}: --data is not a directory")
-            for path in sorted(over.glob("*.toml")):
-                self._files[path.name] = (str(path), path.read_bytes())
+        self._files: dict[str, tuple[str, bytes]] = {
+            name: (str(path), blob) for name, (path, blob) in data_files(DATA, override, FILES).items()}
         docs = {}
         for name in FILES:
             label, blob = self._files[name]

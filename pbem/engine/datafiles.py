@@ -1,0 +1,45 @@
+"""The one way a game finds its data files: the shipped directory, with an
+override directory (``--data DIR``, an installed data set) whose same-named
+files replace the shipped ones and whose other files are added.  The same
+errors for every game: a directory that is not one, a required file missing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+from pbem.errors import DataError
+
+
+def _toml_files(directory: Path) -> dict[str, tuple[Path, bytes]]:
+    out: dict[str, tuple[Path, bytes]] = {}
+    for path in sorted(directory.rglob("*.toml")):
+        rel = path.relative_to(directory)
+        if any(part.startswith(".") for part in rel.parts) or not path.is_file():
+            continue
+        try:
+            out[rel.as_posix()] = (path, path.read_bytes())
+        except OSError as err:
+            raise DataError(f"{path}: cannot read: {err.strerror}") from err
+    return out
+
+
+def data_files(shipped: str | Path, override: str | Path | None = None,
+               required: Iterable[str] = ()) -> dict[str, tuple[Path, bytes]]:
+    """``name -> (path, bytes)`` of every ``*.toml`` of ``shipped`` (names
+    relative to it, ``/``-separated), ``override``'s replacing and adding."""
+    base = Path(shipped)
+    if not base.is_dir():
+        raise DataError(f"{base}: not a data directory")
+    files = _toml_files(base)
+    if override is not None:
+        over = Path(override)
+        if not over.is_dir():
+            raise DataError(f"{over}: --data is not a directory")
+        files.update(_toml_files(over))
+    for name in required:
+        if name not in files:
+            where = f"{base}" + (f" or {override}" if override is not None else "")
+            raise DataError(f"{where}: missing data file {name}")
+    return files
