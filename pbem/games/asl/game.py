@@ -57,10 +57,9 @@ from pbem.engine.orders import typed_orders
 from pbem.errors import InputError
 from pbem.games.asl import dare_death
 from pbem.games.asl.data import AslData, load
+from pbem.games.asl.terms import ALLIED, AXIS, MAX_PURPOSE
 
-ALLIED, AXIS = "allied", "axis"
 SQUAD_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
-MAX_PURPOSE = 200
 DICE = {"DR": 2, "dr": 1}
 ORDER_FIELDS = {  # type: (required, optional)
     "setup": (("nationality",), ("squads", "dare_death")),

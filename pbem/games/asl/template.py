@@ -13,14 +13,17 @@ message's reveals.  The player's own sealed values appear marked
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
+from pbem.engine.contract import Section, Sections
 from pbem.engine.machine import RevealDue
+from pbem.engine.notes import note_sections
 from pbem.errors import InputError
 from pbem.games.asl import dare_death
-from pbem.games.asl.game import ALLIED, AXIS, MAX_PURPOSE, AslState, Setup
-from pbem.engine.contract import Section, Sections
-from pbem.engine.notes import note_sections
+from pbem.games.asl.terms import ALLIED, AXIS, MAX_PURPOSE
+
+if TYPE_CHECKING:
+    from pbem.games.asl.game import AslState, Setup
 
 POSITION_HELP = [
     "both need a [position] table in the same orders file: your units, their hexes and markers, the enemy",

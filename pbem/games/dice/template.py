@@ -10,11 +10,13 @@ template is for the player only.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from pbem.games.dice.game import DiceState
 from pbem.engine.contract import Section, Sections
 from pbem.engine.notes import note_sections
+
+if TYPE_CHECKING:
+    from pbem.games.dice.game import DiceState
 
 
 def sections(game: Any, state: DiceState, side: str, secrets: Mapping[str, str]) -> Sections:
