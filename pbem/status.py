@@ -104,7 +104,7 @@ def game_status(
     opponent's last message are computed as on receipt (the phase is then
     the one the player is in); without it, as any spectator sees it."""
     from pbem.errors import UsageError
-    from pbem.mail_out import GameMail
+    from pbem.mail.outbox import GameMail
     from pbem.match import session
 
     directory = Path(directory)

@@ -11,7 +11,7 @@ import pytest
 from conftest import Player, last_line
 from everyday_support import ROLL, SEAL, copy_of, email_with, play
 
-from pbem import mailbox_io
+from pbem.mail import inbox, scan as mailbox_io
 from pbem.errors import IntegrityError
 from pbem.protocol.message import SignedMessage
 
@@ -187,7 +187,7 @@ def test_the_library_reports_progress_for_each_message(started, tmp_path):
     a, b = started
     sent = play(a, tmp_path, ROLL)
     seen = []
-    report = mailbox_io.import_sources(
+    report = inbox.import_sources(
         b.game, [sent], Keystore(b.home).load(lambda: None), progress=lambda done, total, label: seen.append((done, total, label))
     )
     assert [p.name for p in report.imported] == ["0002-first.pbem"]
@@ -278,7 +278,7 @@ def test_restoring_refuses_two_different_proposals_with_one_game_id(started, tmp
 
 def test_maildir_mail_of_one_second_is_read_in_delivery_order():
     """Maildir names carry microseconds unpadded: M99999 came after M123456 when compared as text."""
-    from pbem.mailbox_io import _delivery_order
+    from pbem.mail.scan import _delivery_order
 
     names = ["1700000000.M123456P1Q2.host", "1700000000.M99999P1Q1.host", "1699999999.M5P1Q9.host"]
     assert sorted(names, key=_delivery_order) == [names[2], names[1], names[0]]

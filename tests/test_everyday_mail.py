@@ -16,7 +16,7 @@ import tomllib
 import pytest
 from everyday_support import ROLL, SEAL, mail, play
 
-from pbem import mail_out
+from pbem.mail import outbox as mail_out
 
 
 def read_eml(path) -> email.message.EmailMessage:

@@ -3,7 +3,7 @@
 to send, or SMTP), ``orders`` (what is awaited, as a TOML template),
 ``status`` (all my games) and ``html`` (a page with the board and the log).
 
-Thin click commands over :mod:`pbem.mailbox_io`, :mod:`pbem.mail_out`,
+Thin click commands over :mod:`pbem.mail.inbox`, :mod:`pbem.mail.outbox`,
 :mod:`pbem.orders_template`, :mod:`pbem.status` and
 :mod:`pbem.render.html`; :func:`register` adds them to the ``pbem`` group.
 Library modules are imported inside the commands (``pbem --help`` stays
@@ -126,13 +126,13 @@ def import_mail(directory: str, sources: tuple[str, ...], as_json: bool, game_id
       pbem import games/restored ~/mail/pbem.mbox ~/mail/sent.mbox
       mutt: | pbem import games/bob -
     """
-    from pbem import mailbox_io
+    from pbem.mail import inbox, scan
     from pbem.render import console as render
 
-    stdin = read_stdin() if mailbox_io.STDIN in sources else None
+    stdin = read_stdin() if scan.STDIN in sources else None
     player = identity()
     with progress_bar("importing") as progress:
-        report = mailbox_io.import_sources(directory, sources, player, stdin=stdin, progress=progress, game=game_id)
+        report = inbox.import_sources(directory, sources, player, stdin=stdin, progress=progress, game=game_id)
     match = report.match
     if as_json:
         data = report.to_json()
@@ -213,7 +213,7 @@ def mail(
 
     Example: pbem mail games/bob --to bob@example.org --send
     """
-    from pbem import mail_out
+    from pbem.mail import outbox as mail_out
     from pbem.errors import UsageError
     from pbem.protocol.keystore import home_dir
 

@@ -87,10 +87,10 @@ def read_messages(paths: Iterable[Path]) -> list[tuple[Path, SignedMessage]]:
             data = Path(path).read_bytes()
         except OSError as err:
             raise InputError(f"cannot read {path}: {err.strerror}") from err
-        from pbem import mailbox_io
+        from pbem.mail import scan as mail_scan
 
-        if mailbox_io.looks_like_mail(data) or mailbox_io.looks_like_mbox(data):
-            scan = mailbox_io.scan_bytes(data, Path(path).name)
+        if mail_scan.looks_like_mail(data) or mail_scan.looks_like_mbox(data):
+            scan = mail_scan.scan_bytes(data, Path(path).name)
             if scan.unreadable and not scan.found:
                 raise IntegrityError(f"{path}: {scan.unreadable[0][1]}")
             messages = [item.message for item in scan.found]
