@@ -53,9 +53,9 @@ class Game(Protocol):
         """True once no further message is expected."""
 
 
-#: The members every :class:`Game` has, for messages that say what a non-game lacks.
-GAME_MEMBERS = ("name", "version", "sides", "ruleset_files", "initial_state", "parse_orders", "apply", "awaiting",
-                "view", "is_over")
+#: The members every :class:`Game` has, in the order written above, for messages that say what a non-game lacks.
+GAME_MEMBERS = tuple(Game.__annotations__) + tuple(
+    name for name, value in vars(Game).items() if callable(value) and not name.startswith("_"))
 
 
 def lacking(obj: Any) -> list[str]:

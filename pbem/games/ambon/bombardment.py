@@ -29,21 +29,12 @@ from typing import TYPE_CHECKING
 from pbem.engine.machine import Event, illegal, replace
 from pbem.errors import IllegalOrderError
 from pbem.games.ambon import movement
-from pbem.games.ambon.sequence import other, phasing_side
-from pbem.games.ambon.state import (
-    A_BOMBARDMENT,
-    A_COMBAT,
-    J_BOMBARDMENT,
-    J_COMBAT,
-    AmbonState,
-    Piece,
-)
+from pbem.games.ambon.sequence import BOMBARDMENT_PHASES, COMBAT_PHASES, other, phasing_side
+from pbem.games.ambon.state import AmbonState, Piece
 
 if TYPE_CHECKING:
     from pbem.games.ambon.data import AmbonData
 
-BOMBARDMENT_PHASES = (J_BOMBARDMENT, A_BOMBARDMENT)
-COMBAT_PHASES = (J_COMBAT, A_COMBAT)
 
 
 def artillery_units(data: "AmbonData", state: AmbonState, side: str) -> list[Piece]:

@@ -34,13 +34,9 @@ from pbem.errors import PbemError
 from pbem.games.ambon import battle, bombardment, combat, landing, movement, sequence, setup
 from pbem.games.ambon.bot import STANDING, AmbonBot
 from pbem.games.ambon.state import (
-    A_BOMBARDMENT,
     A_COMBAT,
-    A_MOVEMENT,
     ALLIED,
-    J_BOMBARDMENT,
     J_COMBAT,
-    J_MOVEMENT,
     JAPANESE,
     LANDING,
     OFF_MAP,
@@ -51,7 +47,7 @@ from pbem.games.ambon.state import (
     CombatStage,
     other,
 )
-from pbem.games.ambon.sequence import PHASES, phasing_side
+from pbem.games.ambon.sequence import OWN_PHASES, phasing_side
 from pbem.engine.contract import Section, Sections
 
 
@@ -71,7 +67,7 @@ def sections(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str]
     if phase in (SETUP_ALLIED, SETUP_JAPANESE):
         _setup(game, state, side, out)
         return out
-    mine = _phases_of(side)
+    mine = OWN_PHASES[side]
     covered = [] if state.closing else sequence.phases_from(game.data, state.turn, phase, side)
     out.choices["phases"] = [str(p) for p in covered]
     if covered:
@@ -117,15 +113,8 @@ def _after_own_reveals(game: Any, state: AmbonState, side: str, secrets: Mapping
     return ahead
 
 
-def _phases_of(side: str) -> tuple[str, str, str]:
-    """``side``'s movement, bombardment and combat phases."""
-    if side == JAPANESE:
-        return J_MOVEMENT, J_BOMBARDMENT, J_COMBAT
-    return A_MOVEMENT, A_BOMBARDMENT, A_COMBAT
-
-
 def _not_past(phase: str, target: str) -> bool:
-    return phase in PHASES and PHASES.index(phase) <= PHASES.index(target)
+    return sequence.order_of(phase) <= sequence.order_of(target)
 
 
 def _reveals(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str], out: Sections) -> None:
@@ -327,7 +316,7 @@ def _moves(game: Any, state: AmbonState, side: str, out: Sections) -> None:
 
 def _bombardments(game: Any, state: AmbonState, side: str, out: Sections, *, defensive: bool) -> None:
     data = game.data
-    phase_state = state if defensive else replace(state, phase=_phases_of(side)[1], closing=False)
+    phase_state = state if defensive else replace(state, phase=OWN_PHASES[side][1], closing=False)
     rows, notes = [], []
     for unit in bombardment.artillery_units(data, phase_state, side):
         targets = []
@@ -354,7 +343,7 @@ def _bombardments(game: Any, state: AmbonState, side: str, out: Sections, *, def
 
 def _attacks(game: Any, state: AmbonState, side: str, out: Sections) -> None:
     data, gmap = game.data, game.map
-    now = replace(state, phase=_phases_of(side)[2], closing=False, battles=())
+    now = replace(state, phase=OWN_PHASES[side][2], closing=False, battles=())
     rows, notes = [], []
     for where in sorted({p.where for p in now.on_map(other(side))}):
         defenders = [p for p in now.at(where) if p.side != side]
