@@ -107,7 +107,7 @@ def figure(*args: Any, **kwargs: Any) -> Figure:
 
 
 def demo_games(where: Path) -> dict[str, Path]:
-    from pbem.demo import run_ambon_demo, run_dice_demo
+    from pbem.app.demo import run_ambon_demo, run_dice_demo
 
     run_ambon_demo(where / "ambon")
     run_dice_demo(where / "dice")

@@ -54,7 +54,7 @@ def _demo(factory: pytest.TempPathFactory, game: str, run: Any, sides: dict[str,
 
 def ambon_game(factory: pytest.TempPathFactory) -> DemoGame:
     """The Ambon demo (kenji plays japanese, jack allied), verified with --audit."""
-    from pbem.demo import run_ambon_demo
+    from pbem.app.demo import run_ambon_demo
 
     return _demo(factory, "ambon", run_ambon_demo, {"kenji": "japanese", "jack": "allied"})
 
@@ -62,6 +62,6 @@ def ambon_game(factory: pytest.TempPathFactory) -> DemoGame:
 def dice_game(factory: pytest.TempPathFactory) -> DemoGame:
     """The dice demo (ann plays first, bob second): rolls, a sealed note
     revealed in message 0004, ``end`` and the closing reply."""
-    from pbem.demo import run_dice_demo
+    from pbem.app.demo import run_dice_demo
 
     return _demo(factory, "dice", run_dice_demo, {"ann": "first", "bob": "second"})

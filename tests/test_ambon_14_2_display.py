@@ -26,7 +26,7 @@ from rich.console import Console
 from engine_game.game import GAME as TEST_GAME
 from pbem.errors import InputError
 from pbem.games.ambon import GAME, setup
-from pbem.orders_template import template, uncomment_examples
+from pbem.app.orders_template import template, uncomment_examples
 from pbem.render.hexmap import render_map
 from pbem.render.svg import board_svg
 

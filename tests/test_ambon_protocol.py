@@ -105,7 +105,7 @@ def test_the_demo_orders_are_valid_orders_files_and_a_game_resumes_from_files_al
     import shutil
     import tomllib
 
-    from pbem.demo import run_ambon_demo
+    from pbem.app.demo import run_ambon_demo
     from pbem.games.ambon import GAME
     from pbem.match import session
     from pbem.protocol.keystore import Keystore

@@ -14,7 +14,7 @@ from pbem.engine.referee import adjudicate
 from pbem.games.calumpit import GAME
 from pbem.games.calumpit.orders import to_line
 from pbem.games.calumpit.state import DrawDue
-from pbem.orders_template import template
+from pbem.app.orders_template import template
 
 MISSION = {"id": "H9", "rule": "Hearts 9", "name": "the 155mm battery", "calls_left": 2, "rounds": 4,
            "turns_per_call": 1, "delay": 0, "last_turn": 12, "direction": "D12", "distance": "D6", "radius": 2}

@@ -14,7 +14,7 @@ from pbem.errors import InputError, IntegrityError
 from pbem.games.dice.expression import DiceExpression
 from pbem.protocol.keystore import Keystore
 from pbem.protocol.message import SignedMessage, sign_body
-from pbem.limits import MAX_ORDERS
+from pbem.protocol.limits import MAX_ORDERS
 
 ROLL = '[[order]]\ntype = "roll"\ndice = "2d6"\n'
 

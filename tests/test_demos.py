@@ -1,6 +1,6 @@
 """``pbem demo calumpit`` and ``pbem demo asl``: whole games by email between
 two fresh identities, each ending with both closing messages and verified
-with --audit (pbem.demo.run_calumpit_demo, run_asl_demo)."""
+with --audit (pbem.app.demo.run_calumpit_demo, run_asl_demo)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pbem import games
-from pbem.demo import ASL_SCRIPT, run_asl_demo, run_calumpit_demo
+from pbem.app.demo import ASL_SCRIPT, run_asl_demo, run_calumpit_demo
 from pbem.engine.machine import Ordered
 from pbem.games.calumpit.bot import RIFLES, CalumpitBot
 from pbem.match import session

@@ -12,7 +12,7 @@ from everyday_support import ROLL, SEAL, ambon_opening, play
 
 from pbem.engine.machine import MessageEnd, Ordered
 from pbem.games.ambon.template import sections as ambon_sections
-from pbem.orders_template import template, uncomment_examples
+from pbem.app.orders_template import template, uncomment_examples
 
 POSITION_15_0 = Path(__file__).parent.parent / "examples" / "ambon" / "position-15-0.toml"
 

@@ -11,7 +11,7 @@ import time
 from conftest import last_line
 from everyday_support import ROLL, ambon_opening, mail, play
 
-from pbem.status import age
+from pbem.app.status import age
 
 
 def test_status_lists_every_game_in_the_games_folder(players, tmp_path):

@@ -21,7 +21,8 @@ from typing import Any, Mapping
 
 import pytest
 
-from pbem import games, tomlfile
+from pbem import games
+from pbem.util import tomlfile
 from pbem.engine import referee
 from pbem.errors import InputError, PbemError
 

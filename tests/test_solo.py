@@ -40,7 +40,7 @@ def test_solo_ambon_plays_setup_and_the_landings_then_resumes(players, tmp_path)
 
 def test_house_identities_are_a_fair_4_4_and_5_3(players, tmp_path):
     from pbem.protocol.keys import Identity
-    from pbem.solo import Solo
+    from pbem.games.ambon.solo import Solo
 
     solo = Solo(tmp_path, Identity.from_seed(bytes(32)), ask=input, say=print, show=print)
     identities = solo.house_identities("ab" * 16)

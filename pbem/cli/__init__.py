@@ -42,7 +42,7 @@ def handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:
 def write_output(path: str | Path, text: str) -> None:
     """Write a file the user asked for (--svg, --html, --out): its folder is
     made if needed, and it is written whole or not at all."""
-    from pbem.atomicfile import replace
+    from pbem.util.atomicfile import replace
     from pbem.errors import InputError
 
     try:
@@ -478,7 +478,7 @@ def play(directory: str, orders_path: str | None, as_json: bool) -> None:
 
 
 def read_orders(path: str) -> dict[str, Any]:
-    from pbem import tomlfile
+    from pbem.util import tomlfile
 
     return tomlfile.read(path)
 
@@ -493,7 +493,7 @@ def ask_for(match: Any) -> dict[str, Any]:
 
         return calumpit_orders(match)
     if name == "ambon":
-        from pbem.solo import prompt_orders
+        from pbem.games.ambon.solo import prompt_orders
 
         orders = prompt_orders(match, ask=lambda text: click.prompt(text, default="", show_default=False),
                                say=click.echo)
@@ -881,7 +881,7 @@ def solo_ambon(directory: str) -> None:
     'quit' and run the same command to resume.  Verify with
     `pbem verify DIR/game/mine`."""
     from pbem.render import board
-    from pbem.solo import Solo
+    from pbem.games.ambon.solo import Solo
 
     out = console()
 
@@ -917,7 +917,7 @@ def demo(game: str, directory: str | None) -> None:
     """
     import tempfile
 
-    from pbem import demo as demo_lib
+    from pbem.app import demo as demo_lib
     from pbem.render import console as render
 
     out = console()

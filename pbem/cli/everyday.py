@@ -4,7 +4,7 @@ to send, or SMTP), ``orders`` (what is awaited, as a TOML template),
 ``status`` (all my games) and ``html`` (a page with the board and the log).
 
 Thin click commands over :mod:`pbem.mail.inbox`, :mod:`pbem.mail.outbox`,
-:mod:`pbem.orders_template`, :mod:`pbem.status` and
+:mod:`pbem.app.orders_template`, :mod:`pbem.app.status` and
 :mod:`pbem.render.html`; :func:`register` adds them to the ``pbem`` group.
 Library modules are imported inside the commands (``pbem --help`` stays
 fast).  Long operations show a rich progress bar on a terminal, none when
@@ -265,7 +265,7 @@ def orders(directory: str, as_json: bool, out_path: str | None) -> None:
     Example: pbem orders games/bob --out turn.toml
              pbem orders 0000-japanese.pbem --out setup.toml
     """
-    from pbem import orders_template
+    from pbem.app import orders_template
     from pbem.match import session
 
     if Path(directory).is_file():
@@ -305,7 +305,7 @@ def status(directories: tuple[str, ...], as_json: bool) -> None:
     """
     from rich.table import Table
 
-    from pbem import status as status_lib
+    from pbem.app import status as status_lib
     from pbem.protocol.keystore import Keystore, home_dir
 
     with progress_bar("checking games") as progress:

@@ -126,7 +126,7 @@ class DataFile:
                 raw = path.read_bytes()
             except OSError as err:
                 raise DataError(f"{label}: cannot read: {err.strerror or err}") from err
-        from pbem.tomlfile import parse
+        from pbem.util.tomlfile import parse
 
         text, data = parse(raw, label, DataError)
         return cls(label, text), data

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Mapping
 
 from pbem.errors import InputError
-from pbem.limits import MAX_ORDERS
+from pbem.protocol.limits import MAX_ORDERS
 
 
 

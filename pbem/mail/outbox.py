@@ -62,7 +62,7 @@ def _toml_value(value: Any) -> str:
 def _read_toml(path: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
-    from pbem import tomlfile
+    from pbem.util import tomlfile
 
     return tomlfile.read(path)
 
@@ -77,7 +77,7 @@ def _refuse_password(doc: Mapping[str, Any], path: Path) -> None:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    from pbem.atomicfile import replace
+    from pbem.util.atomicfile import replace
 
     replace(path, data, parents=True)
 

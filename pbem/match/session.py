@@ -345,7 +345,7 @@ def join_game(
         gamedir.write_message(0, transcript.messages[0].side, found[0][1].armored(_summary_of(Path(proposal).read_text("utf-8", "replace"))))
         path = gamedir.write_message(1, my_side, draft.armored(summary))
     if record is not None:
-        from pbem.atomicfile import replace as write_whole
+        from pbem.util.atomicfile import replace as write_whole
 
         write_whole(record, f"message 0001 written to {path.resolve()}\n".encode(), mode=0o600, parents=True)
     return path, result.transcript

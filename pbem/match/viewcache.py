@@ -279,7 +279,7 @@ def store(
 
 def _replace(path: Path, data: bytes) -> bool:
     """Write ``path`` whole or not at all (the cache may be rewritten; message files never are)."""
-    from pbem.atomicfile import replace
+    from pbem.util.atomicfile import replace
 
     try:
         path.parent.mkdir(mode=0o700, exist_ok=True)

@@ -203,7 +203,7 @@ class Keystore:
 
 def atomic_write(path: Path, data: bytes, mode: int = 0o600) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new one, never a part."""
-    from pbem.atomicfile import replace
+    from pbem.util.atomicfile import replace
 
     replace(path, data, mode=mode)
 

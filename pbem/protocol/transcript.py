@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import AuthenticityError, HiddenInfoError, IdentityError, IntegrityError, VerificationError
-from pbem.limits import MAX_ORDERS
+from pbem.protocol.limits import MAX_ORDERS
 from pbem.protocol import sealed
 from pbem.protocol.chain import HashChain, chain_seed, check_link
 from pbem.protocol.keys import PublicKey

@@ -277,7 +277,7 @@ class AmbonData:
         return self._sources[name]
 
     def _read(self, name: str) -> tuple[DataFile, dict[str, Any]]:
-        """Read an Ambon-specific data file: UTF-8 TOML (pbem.tomlfile)."""
+        """Read an Ambon-specific data file: UTF-8 TOML (pbem.util.tomlfile)."""
         try:
             raw = self.dataset.file(name)
         except InputError:

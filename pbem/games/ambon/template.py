@@ -1,5 +1,5 @@
 """What an Ambon player may order now: the game's part of ``pbem orders DIR``
-(:mod:`pbem.orders_template`).
+(:mod:`pbem.app.orders_template`).
 
 * the reveals owed (made by ``pbem play``) and, for the Allies, the concealed
   pieces that may be revealed at will (13.1);
@@ -16,7 +16,7 @@
   attack with the odds it would get (11.0-11.2);
 * example orders: pbem's simple bot's orders for this position
   (:class:`pbem.games.ambon.bot.AmbonBot`), checked again by
-  :func:`pbem.orders_template.for_match`.
+  :func:`pbem.app.orders_template.for_match`.
 
 The player's own sealed values appear marked ``[only you see this]``: the
 template is for the player only.
@@ -55,7 +55,7 @@ def sections(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str]
     """Ambon: open decisions, reveals owed, setup, landings, movement
     (allowances, reachable hexes), bombardment targets, attacks and their
     odds; the examples are pbem's simple bot's orders for this position
-    (checked again by :func:`pbem.orders_template.for_match`)."""
+    (checked again by :func:`pbem.app.orders_template.for_match`)."""
     out = Sections()
     _reveals(game, state, side, secrets, out)
     state = _after_own_reveals(game, state, side, secrets, out)

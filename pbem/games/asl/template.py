@@ -1,5 +1,5 @@
 """What an ASL player may order now: the game's part of ``pbem orders DIR``
-(:mod:`pbem.orders_template`).
+(:mod:`pbem.app.orders_template`).
 
 Tailored to the state: before a side has set up, only its ``setup``
 (nationality, squads and, for the Chinese, the sealed Dare-Death squads);

@@ -1,5 +1,5 @@
 """What a Calumpit player may order now: the game's part of ``pbem orders
-DIR`` (:mod:`pbem.orders_template`) and of ``help ORDER`` in solo play.
+DIR`` (:mod:`pbem.app.orders_template`) and of ``help ORDER`` in solo play.
 
 * every order type of :data:`pbem.games.calumpit.orders.ORDERS` with its
   fields and their allowed values;
@@ -9,7 +9,7 @@ DIR`` (:mod:`pbem.orders_template`) and of ``help ORDER`` in solo play.
 * example orders for this position, each accepted now on its own
   (:func:`examples`).  The template makes the usual ones of a turn (owed
   answers, a move, rifle fire, indirect fire, ``done``) live example lines;
-  :func:`pbem.orders_template.for_match` keeps those that pass, together,
+  :func:`pbem.app.orders_template.for_match` keeps those that pass, together,
   the check ``pbem play`` makes.  The others are shown as ``e.g.`` lines.
 """
 

@@ -1,5 +1,5 @@
 """What a dice-game player may order now: the game's part of ``pbem orders
-DIR`` (:mod:`pbem.orders_template`).
+DIR`` (:mod:`pbem.app.orders_template`).
 
 The order types with an example each (a roll, a sealed note, the end), the
 player's notes still sealed, the rolls still waiting for their dice; after

@@ -401,7 +401,7 @@ def run_asl_demo(directory: Path, progress: Callable[[str], Any] = lambda _: Non
     (its designation revealed), the 4-4-8 First Fires, A takes its 1MC, the
     game ends.  None of the orders depends on a die.  --audit then checks
     every designation against 8.5.2."""
-    from pbem import tomlfile
+    from pbem.util import tomlfile
 
     script = {seq: (side, text) for seq, (side, text) in enumerate(ASL_SCRIPT, 1)}
 

@@ -1,0 +1,1 @@
+"""Small utilities every layer may use: atomic file writes, TOML files."""
