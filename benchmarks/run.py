@@ -107,10 +107,10 @@ def figure(*args: Any, **kwargs: Any) -> Figure:
 
 
 def demo_games(where: Path) -> dict[str, Path]:
-    from pbem.app.demo import run_ambon_demo, run_dice_demo
+    from pbem.app import demo
 
-    run_ambon_demo(where / "ambon")
-    run_dice_demo(where / "dice")
+    demo.run(where / "ambon", "ambon")
+    demo.run(where / "dice", "dice")
     return {"ambon": where / "ambon", "dice": where / "dice"}
 
 

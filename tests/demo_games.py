@@ -54,14 +54,14 @@ def _demo(factory: pytest.TempPathFactory, game: str, run: Any, sides: dict[str,
 
 def ambon_game(factory: pytest.TempPathFactory) -> DemoGame:
     """The Ambon demo (kenji plays japanese, jack allied), verified with --audit."""
-    from pbem.app.demo import run_ambon_demo
+    from pbem.app import demo
 
-    return _demo(factory, "ambon", run_ambon_demo, {"kenji": "japanese", "jack": "allied"})
+    return _demo(factory, "ambon", lambda root: demo.run(root, "ambon"), {"kenji": "japanese", "jack": "allied"})
 
 
 def dice_game(factory: pytest.TempPathFactory) -> DemoGame:
     """The dice demo (ann plays first, bob second): rolls, a sealed note
     revealed in message 0004, ``end`` and the closing reply."""
-    from pbem.app.demo import run_dice_demo
+    from pbem.app import demo
 
-    return _demo(factory, "dice", run_dice_demo, {"ann": "first", "bob": "second"})
+    return _demo(factory, "dice", lambda root: demo.run(root, "dice"), {"ann": "first", "bob": "second"})

@@ -203,9 +203,9 @@ def test_2_0_the_game_has_one_die_a_d6():
     state = position(**HALONG)
     state, _ = declare(state, JAPANESE, [{"attack": "1511", "with": ["1.A", "1.B"]}])
     assert GAME.awaiting(state) == (DiceDue("combat 1511", 1, 6, 5, "combat at 1511"),)
-    with pytest.raises(IllegalOrderError, match=r"5\.0: combat 1511: expected one d6, got \(3, 4\)"):
+    with pytest.raises(IllegalOrderError, match=r"5\.0: roll 'combat 1511' is 1d6, but 2 dice were rolled: \[3, 4\]$"):
         GAME.apply(state, DiceRolled("combat 1511", (3, 4)))
-    with pytest.raises(IllegalOrderError, match=r"5\.0: combat 1511: expected one d6, got \(7,\)"):
+    with pytest.raises(IllegalOrderError, match=r"5\.0: roll 'combat 1511' is 1d6, but 7 is not between 1 and 6: \[7\]$"):
         GAME.apply(state, DiceRolled("combat 1511", (7,)))
 
 

@@ -105,12 +105,12 @@ def test_the_demo_orders_are_valid_orders_files_and_a_game_resumes_from_files_al
     import shutil
     import tomllib
 
-    from pbem.app.demo import run_ambon_demo
+    from pbem.app import demo
     from pbem.games.ambon import GAME
     from pbem.match import session
     from pbem.protocol.keystore import Keystore
 
-    report = run_ambon_demo(tmp_path / "demo")
+    report = demo.run(tmp_path / "demo", "ambon")
     orders = sorted((tmp_path / "demo" / "orders").glob("*.toml"))
     assert len(orders) >= 20
     for path in orders:

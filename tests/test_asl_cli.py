@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.cli.asl import register
+from pbem.games.asl.cli import register
 
 register(main)
 register(main)  # twice is harmless

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from pbem.cli import main
-from pbem.cli.calumpit import register
+from pbem.games.calumpit.cli import register
 
 TURNS = [
     "help",
@@ -33,7 +33,7 @@ TURNS = [
 def solo_command():
     register(main)
     register(main)  # twice: no double registration
-    from pbem.cli.calumpit import calumpit
+    from pbem.games.calumpit.cli import calumpit
 
     assert main.commands["solo"].commands["calumpit"] is calumpit
 

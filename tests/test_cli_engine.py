@@ -113,6 +113,8 @@ def test_the_test_game_by_email_replays_shows_and_verifies(players, tmp_path, or
     r = b.run("join", proposal, "--dir", b.game)
     assert r.exit_code == 0, r.output
     assert a.run("receive", a.game, last_line(r.output)).exit_code == 0
+    r = a.run("play", a.game)  # a game without a frontend's Dialogue takes its orders from a file
+    assert r.exit_code == 2 and "takes its orders from a file: pbem play DIR --orders FILE" in r.output
     r = a.run("play", a.game, "--orders", orders)
     assert r.exit_code == 0, r.output
     assert "one die is due" in r.output

@@ -119,6 +119,20 @@ def test_dice_demo_in_a_temporary_directory():
     assert "Rolls in the demo game" in r.output
 
 
+def test_demo_of_a_game_without_one_names_the_demos(tmp_path):
+    r = CliRunner().invoke(main, ["demo", "chess", "--dir", str(tmp_path / "d")])
+    assert r.exit_code == 2 and "no demo for the game 'chess'; demos: ambon, asl, calumpit, dice" in r.output
+    assert not (tmp_path / "d").exists()
+
+
+def test_demo_help_lists_every_installed_games_demo():
+    r = CliRunner().invoke(main, ["demo", "--help"], env={"COLUMNS": "120"})
+    assert r.exit_code == 0
+    for name in ("ambon", "asl", "calumpit", "dice"):
+        assert f"pbem demo {name}" in r.output
+    assert "(the default)" in " ".join(r.output.split())
+
+
 def test_ambon_demo_plays_a_whole_game_and_audits_it(tmp_path):
     """pbem demo (Ambon by default): setup to the end of turn 10 (or a
     surrender), every message verified, the audit checks the hidden setup."""

@@ -1,6 +1,6 @@
 """``pbem demo calumpit`` and ``pbem demo asl``: whole games by email between
 two fresh identities, each ending with both closing messages and verified
-with --audit (pbem.app.demo.run_calumpit_demo, run_asl_demo)."""
+with --audit (pbem.app.demo.run with each game's DemoScript)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from pbem import games
-from pbem.app.demo import ASL_SCRIPT, run_asl_demo, run_calumpit_demo
+from pbem.app import demo
+from pbem.games.asl.demo import SCRIPT as ASL_SCRIPT
 from pbem.engine.machine import Ordered
 from pbem.games.calumpit.bot import RIFLES, CalumpitBot
 from pbem.match import session
@@ -48,7 +49,7 @@ def check_finished(report) -> None:
 
 def test_calumpit_demo_plays_a_whole_game_to_its_verdict(tmp_path):
     lines: list[str] = []
-    report = run_calumpit_demo(tmp_path / "demo", progress=lines.append)
+    report = demo.run(tmp_path / "demo", "calumpit", progress=lines.append)
     check_finished(report)
     check_layout(report, ("amy", "ken"))
     state = report.final.replay.state
@@ -68,7 +69,7 @@ def test_calumpit_demo_plays_a_whole_game_to_its_verdict(tmp_path):
 
 
 def test_calumpit_demo_ends_after_its_last_turn(tmp_path):
-    report = run_calumpit_demo(tmp_path / "demo", last_turn=1)
+    report = demo.run(tmp_path / "demo", "calumpit", last_turn=1)
     check_finished(report)
     state = report.final.replay.state
     assert state.turn <= 2 and report.messages <= 6
@@ -78,9 +79,9 @@ def test_calumpit_demo_ends_after_its_last_turn(tmp_path):
 
 
 def test_calumpit_demo_runs_again_in_the_same_directory(tmp_path):
-    first = run_calumpit_demo(tmp_path, last_turn=1)
+    first = demo.run(tmp_path, "calumpit", last_turn=1)
     key = Keystore(tmp_path / "amy" / "keystore").load(lambda: None).public.fingerprint
-    again = run_calumpit_demo(tmp_path, last_turn=1)
+    again = demo.run(tmp_path, "calumpit", last_turn=1)
     check_finished(again)
     check_layout(again, ("amy", "ken"))
     assert Keystore(tmp_path / "amy" / "keystore").load(lambda: None).public.fingerprint == key
@@ -169,7 +170,7 @@ def test_the_asl_script_is_the_example_game(seq):
 
 def test_asl_demo_plays_the_example_game(tmp_path):
     lines: list[str] = []
-    report = run_asl_demo(tmp_path / "demo", progress=lines.append)
+    report = demo.run(tmp_path / "demo", "asl", progress=lines.append)
     check_finished(report)
     check_layout(report, ("sato", "wei"))
     assert report.messages == 8

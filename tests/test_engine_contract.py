@@ -35,6 +35,39 @@ def test_every_shipped_game_is_a_game_with_the_capabilities_it_offers(name):
     assert offered == CAPABILITIES[name]
 
 
+#: what each shipped game's frontend (pbem.frontends) offers
+FRONTENDS = {
+    "ambon": {"Commands", "Dialogue", "Demo"},  # pbem solo ambon
+    "calumpit": {"Commands", "Dialogue", "Demo"},  # pbem solo calumpit
+    "asl": {"Commands", "Dialogue", "Demo"},  # pbem asl ...
+    "dice": {"Dialogue", "Demo"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(FRONTENDS))
+def test_every_shipped_game_has_a_frontend_with_the_capabilities_it_offers(name):
+    frontend = games.frontend(name)
+    offered = {c for c in ("Commands", "Dialogue", "Demo") if isinstance(frontend, getattr(contract, c))}
+    assert offered == FRONTENDS[name]
+    if "Demo" in offered:
+        script = frontend.demo()
+        assert isinstance(script, contract.DemoScript) and script.summary
+        assert {script.proposer.side, script.joiner.side} == set(games.get(name).sides)
+
+
+def test_an_unknown_game_has_no_frontend():
+    assert games.frontend("no-such-game") is None
+
+
+def test_the_entry_point_reader_finds_what_importlib_metadata_finds():
+    """pbem.games.entry_points reads entry_points.txt itself, to keep
+    `pbem --help` from importing importlib.metadata."""
+    from importlib.metadata import entry_points
+
+    for group in ("pbem.games", "pbem.frontends", "console_scripts"):
+        assert sorted(games.entry_points(group)) == sorted((ep.name, ep.value) for ep in entry_points(group=group))
+
+
 def test_an_object_without_the_contract_is_refused_naming_what_it_lacks(tmp_path, monkeypatch):
     (tmp_path / "toy_not_a_game.py").write_text(
         "class Toy:\n    name = 'toy'\n    version = '1'\n    sides = ('a', 'b')\n"

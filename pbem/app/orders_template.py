@@ -83,26 +83,27 @@ def generic_sections(game: Any, state: Any, side: str, secrets: Mapping[str, str
 # --------------------------------------------------------------------------- rendering
 
 
-def _value(value: Any) -> str:
-    from pbem.match.orders_toml import _value as toml_value
-
-    if isinstance(value, Mapping):  # an inline table (ASL's setup: squads = { A = "3-3-7" })
-        return "{ " + ", ".join(f"{_key(str(k))} = {_value(v)}" for k, v in value.items()) + " }" if value else "{}"
-    return toml_value(value)
-
-
-def _key(key: str) -> str:
-    from pbem.match.orders_toml import _key as toml_key
-
-    return toml_key(key)
-
-
 def order_lines(order: Mapping[str, Any]) -> list[str]:
-    return ["[[order]]"] + [f"{_key(k)} = {_value(v)}" for k, v in order.items()]
+    """One order as TOML lines: ``[[order]]`` and its ``key = value`` lines
+    (inline tables for mappings, as ASL's ``squads = { A = "3-3-7" }``).  Cut at
+    line feeds only (the writer escapes them in strings), not where ``splitlines``
+    would also cut (U+2028, U+0085 are kept as they are inside a string)."""
+    from pbem.util import tomlfile
+
+    return tomlfile.dumps({"order": [dict(order)]}).removesuffix("\n").split("\n")
+
+
+def standing_lines(standing: Mapping[str, Any]) -> list[str]:
+    """Standing instructions as TOML lines: ``[standing]`` and its ``key = value`` lines."""
+    from pbem.util import tomlfile
+
+    return tomlfile.dumps({"standing": dict(standing)}).removesuffix("\n").split("\n")
 
 
 def _comment(lines: Sequence[str], mark: str) -> list[str]:
-    return [f"{mark} {line}".rstrip() for line in lines]
+    from pbem.util import tomlfile
+
+    return [f"{mark} {tomlfile.comment_text(line)}".rstrip() for line in lines]
 
 
 def render(head: Sequence[str], body: Sections, examples: Sequence[Sequence[dict[str, Any]]], standing: bool) -> str:
@@ -115,13 +116,15 @@ def render(head: Sequence[str], body: Sections, examples: Sequence[Sequence[dict
             out += _comment(order_lines(order), "#")
     if standing and body.standing:
         out += ["", "## --- Standing instructions (DESIGN 4.3): answers given in advance, kept until changed"]
-        out += _comment(["[standing]"] + [f"{_key(k)} = {_value(v)}" for k, v in body.standing.items()], "#")
+        out += _comment(standing_lines(body.standing), "#")
     return "\n".join(out) + "\n"
 
 
 def uncomment_examples(text: str) -> str:
-    """The template with its example lines (``# ``) made live."""
-    return "\n".join(line[2:] if line.startswith("# ") else line for line in text.splitlines()) + "\n"
+    """The template with its example lines (``# ``) made live.  Lines end at line
+    feeds only, as in TOML (a string may hold U+2028 or U+0085)."""
+    lines = text.replace("\r\n", "\n").removesuffix("\n").split("\n")
+    return "\n".join(line[2:] if line.startswith("# ") else line for line in lines) + "\n"
 
 
 # --------------------------------------------------------------------------- for a game directory

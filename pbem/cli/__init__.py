@@ -9,84 +9,23 @@ failed or a rule was violated, 2 for usage and input errors.
 
 from __future__ import annotations
 
-import functools
-import json
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import click
 
-
-class PbemClickError(click.ClickException):
-    """A library error on its way to the terminal, with its exit status."""
-
-    def __init__(self, message: str, exit_code: int):
-        super().__init__(message)
-        self.exit_code = exit_code
-
-
-def handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from pbem.errors import PbemError
-
-        try:
-            return func(*args, **kwargs)
-        except PbemError as err:
-            raise PbemClickError(str(err), err.exit_code) from err
-
-    return wrapper
-
-
-def write_output(path: str | Path, text: str) -> None:
-    """Write a file the user asked for (--svg, --html, --out): its folder is
-    made if needed, and it is written whole or not at all."""
-    from pbem.util.atomicfile import replace
-    from pbem.errors import InputError
-
-    try:
-        replace(Path(path), text.encode("utf-8"), parents=True, durable=False)
-    except OSError as err:
-        raise InputError(f"cannot write {path}: {err.strerror or err}") from err
-
-
-def console(stderr: bool = False):
-    from rich.console import Console
-
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
-
-
-def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, sort_keys=True))
-
-
-# --------------------------------------------------------------------------- identity
-
-
-def keystore(home: str | None = None):
-    from pbem.protocol.keystore import Keystore, home_dir
-
-    return Keystore(Path(home) if home else home_dir())
-
-
-def passphrase_provider(prompt: str = "Passphrase for your pbem key") -> Callable[[], bytes | None]:
-    def provide() -> bytes | None:
-        from pbem.errors import IdentityError
-        from pbem.protocol.keystore import passphrase_from_env
-
-        env = passphrase_from_env()
-        if env is not None:
-            return env
-        if not sys.stdin.isatty():
-            raise IdentityError("your key is encrypted: set PBEM_PASSPHRASE or run in a terminal to be asked")
-        return click.prompt(prompt, hide_input=True, err=True).encode("utf-8")
-
-    return provide
-
-
-def load_identity():
-    return keystore().load(passphrase_provider())
+from pbem.cli.base import (  # noqa: F401 - re-exported: the commands below and callers use them
+    PbemClickError,
+    console,
+    emit_json,
+    handles_errors,
+    keystore,
+    load_identity,
+    passphrase_provider,
+    read_orders,
+    write_output,
+)
 
 
 INTERNAL_ERROR = 3  # exit status of a bug (0 ok, 1 verification failed / rule broken, 2 usage or input)
@@ -477,65 +416,18 @@ def play(directory: str, orders_path: str | None, as_json: bool) -> None:
     click.echo(result.path)
 
 
-def read_orders(path: str) -> dict[str, Any]:
-    from pbem.util import tomlfile
-
-    return tomlfile.read(path)
-
-
 def ask_for(match: Any) -> dict[str, Any]:
-    """`pbem play` without --orders: the game's own terminal dialogue."""
+    """`pbem play` without --orders: the game's own terminal dialogue (its
+    frontend's :class:`~pbem.engine.contract.Dialogue`)."""
+    from pbem import games
+    from pbem.engine.contract import Dialogue
     from pbem.errors import UsageError
 
-    name = match.game.name
-    if name == "calumpit":
-        from pbem.cli.calumpit import ask_orders as calumpit_orders
-
-        return calumpit_orders(match)
-    if name == "ambon":
-        from pbem.games.ambon.solo import prompt_orders
-
-        orders = prompt_orders(match, ask=lambda text: click.prompt(text, default="", show_default=False),
-                               say=click.echo)
-        if orders is None:
-            raise UsageError("stopped: no message written")
-        return orders
-    if name == "dice":
-        return ask_orders(match)
-    if name == "asl":
-        from pbem.cli.asl import ask_orders as asl_orders
-
-        return asl_orders(match)
-    raise UsageError(f"the {name} game takes its orders from a file: pbem play DIR --orders FILE (see pbem orders DIR)")
-
-
-def ask_orders(match: Any) -> dict[str, Any]:
-    """Ask for dice-game orders at the terminal, validating each answer."""
-    from pbem.errors import InputError
-
-    orders: list[dict[str, Any]] = []
-    click.echo("Orders: roll, seal, reveal, end; 'done' sends the message.")
-    while True:
-        kind = click.prompt("order", type=click.Choice(["roll", "seal", "reveal", "end", "done"]), default="done")
-        if kind == "done":
-            break
-        order: dict[str, Any] = {"type": kind}
-        if kind == "roll":
-            order["dice"] = click.prompt("dice (e.g. 2d6+1)")
-            order["note"] = click.prompt("note", default="", show_default=False)
-        elif kind in ("seal", "reveal"):
-            order["slot"] = click.prompt("slot name")
-            if kind == "seal":
-                order["text"] = click.prompt("text to seal", hide_input=True)
-        try:
-            match.game.parse_orders({"order": orders + [order]}, match.player.side)
-        except InputError as err:
-            click.echo(f"not accepted: {err}")
-            continue
-        orders.append(order)
-        if kind == "end":
-            break
-    return {"order": orders}
+    frontend = games.frontend(match.game.name)
+    if not isinstance(frontend, Dialogue):
+        raise UsageError(f"the {match.game.name} game takes its orders from a file: pbem play DIR --orders FILE "
+                         f"(see pbem orders DIR)")
+    return frontend.ask_orders(match)
 
 
 @main.command()
@@ -556,6 +448,8 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
 
     Example: pbem show games/bob --svg board.svg
     """
+    import functools
+
     from pbem.match import viewcache
 
     owner = viewcache.Owner.of(keystore().path)
@@ -586,6 +480,8 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
 def shown_text(match: Any, view: Any, mode: str) -> str:
     """What `pbem show` prints: the board (``mode`` "board") or the JSON view."""
     if mode == "json":
+        import json
+
         from pbem.render import console as render
 
         return json.dumps(render.match_json(match), indent=2, sort_keys=True) + "\n"
@@ -871,79 +767,61 @@ def solo() -> None:
     """
 
 
-@solo.command("ambon")
-@click.option("--dir", "directory", required=True, type=click.Path(file_okay=False), help="The solo game's directory.")
-@handles_errors
-def solo_ambon(directory: str) -> None:
-    """Ambon solo: you give both sides' orders; the house (its own key in
-    DIR/house) decides which Allied concealed pieces are dummies and which
-    mines are real, and reveals them only when the rules do.  Stop with
-    'quit' and run the same command to resume.  Verify with
-    `pbem verify DIR/game/mine`."""
-    from pbem.render import board
-    from pbem.games.ambon.solo import Solo
-
-    out = console()
-
-    def show(match) -> None:
-        board.print_board(out, match.game, match.view(), you="solo")
-
-    game = Solo(Path(directory), load_identity(), ask=lambda prompt: click.prompt(prompt, default="", show_default=False),
-                say=lambda text: out.print(text, markup=False), show=show)
-    try:
-        game.run()
-    except click.Abort:  # end of input or Ctrl-C: every message written so far stays
-        click.echo(f"\nstopped; resume with: pbem solo ambon --dir {directory}")
-
-
 # --------------------------------------------------------------------------- demo
 
 
-@main.command()
-@click.argument("game", default="ambon", type=click.Choice(["ambon", "dice", "calumpit", "asl"]))
+class DemoCommand(click.Command):
+    """``pbem demo``'s help lists the installed games' demos (their frontends'
+    :class:`~pbem.engine.contract.Demo`), loaded only for the help."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_help_text(ctx, formatter)
+        from pbem import games
+        from pbem.app.demo import demos
+
+        with formatter.section("Games"):
+            formatter.write_dl([(f"pbem demo {name}", script.summary + (" (the default)" if name == games.DEFAULT_DEMO else ""))
+                                for name, script in sorted(demos().items())])
+
+
+@main.command(cls=DemoCommand)
+@click.argument("game", required=False)
 @click.option("--dir", "directory", type=click.Path(file_okay=False), help="Keep the demo game here (created).")
 @handles_errors
-def demo(game: str, directory: str | None) -> None:
+def demo(game: str | None, directory: str | None) -> None:
     """Play a whole scripted game by email between two fresh identities in a
     temporary directory (or DIR), verify it with --audit, and print the
     result.  No prompts.
-
-    \b
-    pbem demo          Ambon, both sides played by pbem's simple bot
-    pbem demo dice     a short dice game: rolls, a sealed note, the end
-    pbem demo calumpit Calumpit Bridge, refereed by pbem, both sides played
-                       by its bot until the victory conditions end it
-    pbem demo asl      the ASL Dare-Death Example of examples/asl/
     """
     import tempfile
 
+    from pbem import games
     from pbem.app import demo as demo_lib
+    from pbem.engine import contract
     from pbem.render import console as render
 
+    game = game or games.DEFAULT_DEMO
+    script = demo_lib.script_of(game)
     out = console()
 
     def progress(line: str) -> None:
         out.print(line, markup=False)
 
     def run(where: Path):
-        if game == "dice":
-            report = demo_lib.run_dice_demo(where, progress=progress)
-            render.print_rolls(out, report.verify.replay.rolls, title="Rolls in the demo game")
-        elif game == "calumpit":
-            report = demo_lib.run_calumpit_demo(where, progress=progress)
-            final = report.final
-            for line in final.game.summary(final.replay.state):
-                out.print(line, markup=False)
-        elif game == "asl":
-            report = demo_lib.run_asl_demo(where, progress=progress)
-            render.print_rolls(out, report.verify.replay.rolls, title="Rolls in the demo game")
-        else:
-            report = demo_lib.run_ambon_demo(where, progress=progress)
+        report = demo_lib.play_by_email(where, game, script, progress=progress)
+        if script.last_line is not None:
+            progress(script.last_line(report.final))
+        final = report.final
+        if contract.board_of(final.game) is not None:
             from pbem.render import board
 
-            final = report.final
-            events = [e for _, e in final.replay.events if e.rule in ("3.0", "3.2")]
+            events = [e for _, e in final.replay.events if e.rule in script.highlight]
             board.print_board(out, final.game, final.view(), you=final.player.side, events=events)
+        elif isinstance(final.game, contract.Summary):
+            for line in final.game.summary(final.replay.state):
+                out.print(line, markup=False)
+        else:
+            render.print_rolls(out, report.verify.replay.rolls, title="Rolls in the demo game")
         render.print_report(out, report.verify)
         return report
 
@@ -957,10 +835,10 @@ def demo(game: str, directory: str | None) -> None:
         raise PbemClickError("demo failed verification", 1)
 
 
-# Commands that live beside their libraries (each module imports only click
-# and pbem.cli at the top) are registered the first time a command list is
-# needed, or a command that pbem.cli does not hold itself (PbemGroup).
-_PLUGINS = ("pbem.cli.calumpit", "pbem.cli.asl", "pbem.cli.everyday")
+# The everyday commands and every game's frontend commands (its
+# pbem.engine.contract.Commands, found through pbem.games.frontends) are
+# registered the first time a command list is needed, or a command that
+# pbem.cli does not hold itself (PbemGroup).
 _plugins_registered = False
 
 
@@ -969,12 +847,16 @@ def _register_plugins() -> None:
     if _plugins_registered:
         return
     _plugins_registered = True
-    import importlib
+    from pbem import games
+    from pbem.cli import everyday
+    from pbem.engine.contract import Commands
 
-    for name in _PLUGINS:
-        module = importlib.import_module(name)
-        if hasattr(module, "register"):
-            module.register(main)
+    everyday.register(main)
+    for name in games.frontends():
+        frontend = games.frontend(name)
+        if isinstance(frontend, Commands):
+            frontend.register(main)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -21,7 +21,7 @@ from typing import Any, Iterator
 
 import click
 
-from pbem.cli import console, emit_json, handles_errors, keystore, load_identity, write_output
+from pbem.cli.base import console, emit_json, handles_errors, keystore, load_identity, passphrase_provider, write_output
 
 
 def register(main: click.Group) -> None:
@@ -44,20 +44,10 @@ def identity_if_free() -> Any:
     """The player's key when it needs no prompt (unencrypted, or
     PBEM_PASSPHRASE set), else None."""
     from pbem.errors import PbemError
-    from pbem.protocol.keystore import passphrase_from_env
-
-    class Locked(Exception):
-        pass
-
-    def provide() -> bytes | None:
-        env = passphrase_from_env()
-        if env is None:
-            raise Locked
-        return env
 
     try:
-        return keystore().load(provide)
-    except (Locked, PbemError):
+        return keystore().load(passphrase_provider(ask=False))
+    except PbemError:
         return None
 
 

@@ -11,14 +11,25 @@ The actions a game receives and the events and awaited items it returns are
 :mod:`pbem.engine.machine`'s; the parts of an orders template are
 :class:`Section` and :class:`Sections`, here beside the capability that
 returns them.
+
+A game may also have a *frontend*: what it offers above its rules -- CLI
+commands, the terminal dialogue of ``pbem play``, a scripted demo game.  It
+is a module (or any object) registered under the ``pbem.frontends``
+entry-point group by the game's name, found by
+:func:`pbem.games.frontends`, and asked with ``isinstance`` for
+:class:`Commands`, :class:`Dialogue` and :class:`Demo`.  It is a group of
+its own so that listing ``pbem``'s commands imports each frontend module,
+not every game's rules; a frontend module may import click and the layers
+above ``engine``; the rules modules of a game may not.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
 
-from pbem.engine.machine import Action, Awaited, Event, ParsedOrders
+if TYPE_CHECKING:  # annotations only: listing pbem's commands imports this module, not the state machine
+    from pbem.engine.machine import Action, Awaited, Event, ParsedOrders
 
 
 @runtime_checkable
@@ -176,3 +187,67 @@ class Sections:
     sections: list[Section] = field(default_factory=list)
     standing: dict[str, str] = field(default_factory=dict)  # an example [standing] table
     choices: dict[str, Any] = field(default_factory=dict)  # the same, as data (--json)
+
+
+# --------------------------------------------------------------------------- frontends
+
+
+@runtime_checkable
+class Commands(Protocol):
+    """CLI commands of the game: ``register(main)`` adds them to the ``pbem``
+    click group (and may add subcommands to its groups, e.g. ``solo``);
+    registering twice changes nothing.  Called whenever the command list is
+    needed, so the module defining it must import little at its top."""
+
+    def register(self, main: Any) -> None: ...
+
+
+@runtime_checkable
+class Dialogue(Protocol):
+    """``pbem play DIR`` without ``--orders``: the orders asked at the
+    terminal.  ``match`` is the player's :class:`pbem.match.session.Match`;
+    returns the orders document (raises :class:`~pbem.errors.UsageError` to
+    stop with no message written)."""
+
+    def ask_orders(self, match: Any) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class Demo(Protocol):
+    """``pbem demo GAME``: a whole scripted game (:class:`DemoScript`), played
+    by email between two fresh identities by :mod:`pbem.app.demo`."""
+
+    def demo(self, **options: Any) -> "DemoScript": ...
+
+
+@dataclass(frozen=True)
+class DemoPlayer:
+    name: str  # the keystore's directory name, e.g. "kenji"
+    full_name: str  # the identity's name, e.g. "Kenji (Japanese, demo)"
+    side: str
+
+
+def _nothing(match: Any, events: Sequence[Event]) -> str:
+    return ""
+
+
+@dataclass(frozen=True)
+class DemoScript:
+    """A scripted demo game: ``proposer`` writes message 0, ``joiner``
+    message 1, then they alternate until both closing messages are sent.
+
+    ``orders_for(match, side, seq)`` gives the orders document of message
+    ``seq`` from its author's copy of the game (``match``), and the TOML text
+    kept in DIR/orders (None: pbem writes it from the document).
+    ``describe(match, events)`` adds to each message's progress line (the
+    events are those the message brought); ``last_line(match)``, if given,
+    is the demo's last progress line.  ``highlight`` names the rules whose
+    events the final board shows (a game with a :class:`Board`)."""
+
+    summary: str  # one line for ``pbem demo --help``
+    proposer: DemoPlayer
+    joiner: DemoPlayer
+    orders_for: Callable[[Any, str, int], tuple[dict[str, Any], str | None]]
+    describe: Callable[[Any, Sequence[Event]], str] = _nothing
+    last_line: Callable[[Any], str] | None = None
+    highlight: tuple[str, ...] = ()

@@ -23,7 +23,6 @@ not encrypted, except to this machine (loopback).
 
 from __future__ import annotations
 
-import json
 import smtplib
 import ssl
 from dataclasses import dataclass, field, replace
@@ -49,14 +48,6 @@ class MailError(InputError):
 
 
 # --------------------------------------------------------------------------- small TOML files
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    return json.dumps(str(value), ensure_ascii=False)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -101,13 +92,18 @@ class GameMail:
         return cls(to=str(doc.get("to", "")), sent={str(k): str(v) for k, v in sent.items()} if isinstance(sent, dict) else {})
 
     def save(self, directory: str | Path) -> Path:
-        lines = ["# pbem: mail settings of this game -- not part of the game's signed files"]
+        from pbem.util import tomlfile
+
+        doc: dict[str, Any] = {}
         if self.to:
-            lines.append(f"to = {_toml_value(self.to)}")
+            doc["to"] = self.to
         if self.sent:
-            lines += ["", "[sent]"] + [f"{_toml_value(k)} = {_toml_value(v)}" for k, v in sorted(self.sent.items())]
+            doc["sent"] = dict(sorted(self.sent.items()))
+        body = tomlfile.dumps(doc)
+        text = "# pbem: mail settings of this game -- not part of the game's signed files\n" + (
+            "\n" if body.startswith("[") else "") + body
         path = Path(directory) / GAME_MAIL
-        _write_atomic(path, ("\n".join(lines) + "\n").encode("utf-8"))
+        _write_atomic(path, text.encode("utf-8"))
         return path
 
 

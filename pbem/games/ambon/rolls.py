@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from pbem.engine.machine import DiceDue, DiceRolled, Event, illegal, replace
+from pbem.engine.later import match_roll
+from pbem.engine.machine import DiceDue, DiceRolled, Event, replace
 from pbem.games.ambon import battle, bombardment, hidden, landing, recovery, retreat
 from pbem.games.ambon.state import AmbonState, Bombardment, CombatStage, LandingStage, RecoveryCheck, Reveal
 
@@ -49,12 +50,8 @@ def due(data: "AmbonData", state: AmbonState) -> list[DiceDue]:
 
 
 def rolled(data: "AmbonData", state: AmbonState, action: DiceRolled) -> tuple[AmbonState, list[Event]]:
-    if len(action.values) != 1 or not 1 <= action.values[0] <= 6:
-        raise illegal("5.0", f"{action.label}: expected one d6, got {action.values}")
-    for d, resolve in _pending(data, state):
-        if d.label == action.label:
-            return resolve(state, action.values[0])
-    raise illegal("5.0", f"no roll labelled {action.label!r} is due")
+    resolve = match_roll(_pending(data, state), action, "5.0")
+    return resolve(state, action.values[0])
 
 
 def _recovered(data: "AmbonData", state: AmbonState, check: RecoveryCheck, die: int) -> tuple[AmbonState, list[Event]]:

@@ -53,6 +53,7 @@ from pbem.engine.machine import (
     replace,
 )
 from pbem.engine import notes
+from pbem.engine.later import dice_due, match_roll
 from pbem.engine.orders import typed_orders
 from pbem.errors import InputError
 from pbem.games.asl import dare_death
@@ -372,14 +373,11 @@ class AslGame(notes.EndedByOrder, Dispatching):
         return replace(state, rolls=state.rolls + (roll,)), [Event(rule, text, {"label": roll.label, "dice": roll.kind, "purpose": roll.purpose})]
 
     def _rolled(self, state: AslState, action: DiceRolled) -> tuple[AslState, list[Event]]:
-        for i, roll in enumerate(state.rolls):
-            if roll.label == action.label:
-                break
-        else:
-            raise illegal("asl.DR", f"no roll awaits dice labelled {action.label!r}")
-        if roll.values is not None or len(action.values) != DICE[roll.kind] or any(not 1 <= v <= 6 for v in action.values):
-            raise illegal(f"asl.{roll.kind}", f"dice {action.label!r}: {action.values} do not match what is awaited")
-        new = replace(roll, values=tuple(action.values))
+        at = {roll.label: i for i, roll in enumerate(state.rolls)}
+        due = match_roll(dice_due(self.awaiting(state)), action, "asl.DR",
+                         dice_rule=lambda d: f"asl.{state.rolls[at[d.label]].kind}")
+        i = at[due.label]
+        new = replace(state.rolls[i], values=tuple(action.values))
         rolls = state.rolls[:i] + (new,) + state.rolls[i + 1 :]
         text = f"{new.side}'s {new.kind} for {new.purpose!r}: {new.shown()} (keyed by message {new.seq:04d})"
         data = {"label": new.label, "dice": new.kind, "purpose": new.purpose, "values": list(new.values),

@@ -2,7 +2,7 @@
 cards' effects with their sub-rolls, the Japanese Attack Generation Table,
 barrages and snipers that act every turn.
 
-Everything here runs inside a task (see :mod:`pbem.games.calumpit.dice`):
+Everything here runs inside a task (see :mod:`pbem.engine.later`):
 it asks for named rolls and returns the new state and the events, each a
 concrete sentence citing the card or the table.
 """
@@ -12,11 +12,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Mapping
 
+from pbem.engine.later import Dice
 from pbem.engine.machine import Event
 from pbem.games.calumpit import effects
 from pbem.games.calumpit import tables as t
 from pbem.games.calumpit.data import Card, CalumpitData, DiceSpec
-from pbem.games.calumpit.dice import Dice
 from pbem.games.calumpit.state import (
     JAPANESE,
     RETREATING,

@@ -67,6 +67,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar, Mapping, Sequence
 
+from pbem.engine.later import Dice, NeedDice, dice_due, match_roll
 from pbem.engine.machine import (
     DecisionDue,
     DiceDue,
@@ -82,7 +83,6 @@ from pbem.engine.machine import (
 from pbem.errors import InputError, PbemError
 from pbem.games.calumpit import effects, events, orders, rules
 from pbem.games.calumpit.data import NATIONALITIES, CalumpitData
-from pbem.games.calumpit.dice import Dice, NeedDice
 from pbem.games.calumpit.state import (
     AMERICAN,
     JAPANESE,
@@ -290,12 +290,9 @@ class CalumpitGame:
         return self._pump(replace(state, seq=action.seq, tasks=state.tasks + (task,)))
 
     def _rolled(self, state: CalumpitState, action: DiceRolled) -> tuple[CalumpitState, list[Event]]:
-        due = state.pending
-        if due is None or action.label != due.label:
-            raise illegal("SEQUENCE", f"no roll labelled {action.label!r} is due"
-                          + (f" (due: {due.label!r})" if due else ""))
-        if len(action.values) != due.count or any(not 1 <= v <= due.sides for v in action.values):
-            raise illegal("SEQUENCE", f"{due.label}: {list(action.values)} are not {due.count}d{due.sides}")
+        match_roll(dice_due(self.awaiting(state)), action, "SEQUENCE")
+        due = state.pending  # the one roll Calumpit ever awaits
+        assert due is not None
         head = state.tasks[0]
         head = replace(head, rolled=head.rolled + ((due.name, due.sides, tuple(action.values)),))
         return self._pump(replace(state, pending=None, tasks=(head,) + state.tasks[1:]))

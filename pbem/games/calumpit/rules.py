@@ -13,12 +13,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Mapping
 
+from pbem.engine.later import Dice
 from pbem.engine.machine import Event, illegal
 from pbem.errors import IllegalOrderError
 from pbem.games.calumpit import effects, events
 from pbem.games.calumpit import tables as t
 from pbem.games.calumpit.data import CalumpitData, UnitType
-from pbem.games.calumpit.dice import Dice
 from pbem.games.calumpit.state import (
     AMERICAN,
     JAPANESE,

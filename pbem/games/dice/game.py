@@ -31,6 +31,7 @@ from pbem.engine.machine import (
     replace,
 )
 from pbem.engine import notes
+from pbem.engine.later import dice_due, match_roll
 from pbem.engine.orders import typed_orders
 from pbem.errors import InputError
 from pbem.games.dice.expression import DiceExpression
@@ -164,18 +165,10 @@ class DiceGame(notes.EndedByOrder, Dispatching):
         raise illegal("dice.orders", f"order {action.index} in message {action.seq:04d} is not a valid dice order: {dict(order)!r}")
 
     def _rolled(self, state: DiceState, action: DiceRolled) -> tuple[DiceState, list[Event]]:
-        label, _, term = action.label.rpartition("/")
-        for i, roll in enumerate(state.rolls):
-            if roll.label == label:
-                break
-        else:
-            raise illegal("dice.roll", f"no roll awaits dice labelled {action.label!r}")
-        t = int(term)
-        expected = roll.expression.terms[t]
-        if roll.values[t] is not None or len(action.values) != expected.count:
-            raise illegal("dice.roll", f"dice {action.label!r} do not match what is awaited")
-        if any(not 1 <= v <= expected.sides for v in action.values):
-            raise illegal("dice.roll", f"dice {action.label!r}: {action.values} are not d{expected.sides} results")
+        due = match_roll(dice_due(self.awaiting(state)), action, "dice.roll")
+        label, _, term = due.label.rpartition("/")  # awaiting labels each term of a roll ROLL/TERM
+        i = next(i for i, roll in enumerate(state.rolls) if roll.label == label)
+        roll, t = state.rolls[i], int(term)
         values = roll.values[:t] + (tuple(action.values),) + roll.values[t + 1 :]
         new = replace(roll, values=values)
         rolls = state.rolls[:i] + (new,) + state.rolls[i + 1 :]

@@ -1,79 +1,50 @@
-"""``pbem solo calumpit --dir DIR``: Calumpit Bridge alone at the terminal.
+"""Calumpit Bridge alone at the terminal (DESIGN 4.5): the workflow of
+``pbem solo calumpit --dir DIR``, on top of :mod:`pbem.match.session`.
 
 pbem plays the ``japanese`` side of the protocol with a house key kept in
-the game's directory (DESIGN 4.5): it draws the events and generates the
-Japanese attacks, and both sides' messages go through
-:mod:`pbem.match.session` exactly as in a game by email, so a solo game is
-just as verifiable (``pbem verify DIR/game``) and a reload cannot change a
-roll.  Layout::
+the game's directory: it draws the events and generates the Japanese
+attacks, and both sides' messages go through the session exactly as in a
+game by email, so a solo game is just as verifiable (``pbem verify
+DIR/game``) and a reload cannot change a roll.  Layout::
 
     DIR/house/   the house's key (unencrypted: it is pbem's own)
     DIR/game/    the message files, NNNN-SIDE.pbem
 
-The lead wires it in with ``register(main)``.
+The terminal is two functions: ``ask(prompt)`` returns a typed line (None:
+end of input), ``say(text)`` prints.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-import click
-
-from pbem.cli import handles_errors, load_identity
+from typing import Any, Callable
 
 HOUSE_NAME = "pbem house (japanese)"
 COMMANDS = ("help", "show", "send", "done", "end", "quit")
 
-
-def register(main: click.Group) -> None:
-    """Add ``pbem solo calumpit`` to ``main`` (creating the ``solo`` group if
-    needed); calling it twice changes nothing."""
-    solo = main.commands.get("solo")
-    if solo is None:
-        solo = click.Group("solo", help="Play a game alone at the terminal; pbem plays the other side (DESIGN 4.5).")
-        main.add_command(solo)
-    if isinstance(solo, click.Group) and "calumpit" not in solo.commands:
-        solo.add_command(calumpit)
+Ask = Callable[[str], "str | None"]
+Say = Callable[[str], Any]
 
 
-@click.command("calumpit")
-@click.option("--dir", "directory", required=True, type=click.Path(file_okay=False),
-              help="The solo game's directory (created; run again to resume).")
-@handles_errors
-def calumpit(directory: str) -> None:
-    """Play Calumpit Bridge alone: you command the Americans at your table,
-    pbem is the umpire and the Japanese.
-
-    Type one order per line, e.g. ``fire weapon=rifle range=30 figures=12
-    terrain=open unit=1-SQD`` (1-SQD is one of your squads from the start;
-    add target=ID to name a Japanese unit once the events have put it on the
-    table, e.g. target=J-INF-1); ``done`` sends your orders and ends your
-    part of the turn, ``send`` sends them without ending it, ``end`` ends the
-    game, ``help`` lists every order, ``help ORDER`` (e.g. ``help move``)
-    gives that order's fields, their allowed values and an example, ``show``
-    the position, ``quit`` stops (the game is kept; run the command again to
-    resume).
-
-    Example: pbem solo calumpit --dir ~/games/calumpit-1
-    """
+def run(root: Path, human: Any, ask: Ask, say: Say) -> bool:
+    """Play (or resume) the solo game in ``root`` until it is over (True) or
+    the player stops (False)."""
     from pbem.match import session
 
-    root = Path(directory)
-    human = load_identity()
+    root = Path(root)
     house = _house(root)
     game_dir = root / "game"
     if not any(game_dir.glob("*.pbem")):
         _start(game_dir, human, house)
-        click.echo(f"a new solo game in {game_dir}; you play american, pbem plays japanese")
+        say(f"a new solo game in {game_dir}; you play american, pbem plays japanese")
     match = session.load(game_dir, human)
     printed = 0
     while True:
-        printed = _print_events(match, printed)
+        printed = _print_events(match, printed, say)
         if match.closed:
-            click.echo(match.game.view(match.replay.state, None)["verdict"] or "the game is over")
-            click.echo(f"check it: pbem verify {game_dir} --audit")
-            return
+            say(match.game.view(match.replay.state, None)["verdict"] or "the game is over")
+            say(f"check it: pbem verify {game_dir} --audit")
+            return True
         if not match.my_turn:  # the house's move: resumed after a stop, or its reply
             session.play(game_dir, house, _house_orders(match))
             match = session.load(game_dir, human)
@@ -82,10 +53,10 @@ def calumpit(directory: str) -> None:
             session.play(game_dir, human, {})
             match = session.load(game_dir, human)
             continue
-        orders = _ask(match)
+        orders = ask_orders(match, ask, say)
         if orders is None:
-            click.echo(f"stopped; resume with: pbem solo calumpit --dir {root}")
-            return
+            say(f"stopped; resume with: pbem solo calumpit --dir {root}")
+            return False
         session.play(game_dir, human, {"order": orders})
         match = session.load(game_dir, human)
 
@@ -100,11 +71,9 @@ def _house(root: Path) -> Any:
 
 
 def _start(game_dir: Path, human: Any, house: Any) -> None:
-    from pbem import games
     from pbem.match import session
 
-    name = "calumpit" if "calumpit" in games.available() else "pbem.games.calumpit:GAME"
-    session.new_game(game_dir, name, "american", house.public, human)
+    session.new_game(game_dir, "calumpit", "american", house.public, human)
     session.play(game_dir, house, {})  # message 1: the house accepts; turn 1's event check is keyed by message 0
 
 
@@ -120,26 +89,16 @@ def _house_orders(match: Any) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the terminal
 
 
-def _print_events(match: Any, printed: int) -> int:
+def _print_events(match: Any, printed: int, say: Say) -> int:
     events = match.replay.events
     for seq, event in events[printed:]:
-        click.echo(f"{seq:04d} {event.sentence()}")
+        say(f"{seq:04d} {event.sentence()}")
     return len(events)
 
 
-def ask_orders(match: Any) -> dict[str, Any]:
-    """Calumpit orders typed at the terminal, for ``pbem play DIR`` without
-    ``--orders`` (the same lines as in solo play)."""
-    from pbem.errors import UsageError
-
-    orders = _ask(match)
-    if orders is None:
-        raise UsageError("stopped: no message written")
-    return {"order": orders}
-
-
-def _ask(match: Any) -> list[dict[str, Any]] | None:
-    """Orders for the next message, one per line; None to stop."""
+def ask_orders(match: Any, ask: Ask, say: Say) -> list[dict[str, Any]] | None:
+    """Orders for the next message, one per line, each tried on the position
+    at once; None to stop."""
     from pbem.engine.machine import Ordered
     from pbem.errors import InputError, PbemError
 
@@ -148,13 +107,13 @@ def _ask(match: Any) -> list[dict[str, Any]] | None:
     seq = len(match.transcript)
     trial = state  # each order is tried on the position at once: a rule it breaks is reported now
     for line in game.summary(state):
-        click.echo(f"  {line}")
+        say(f"  {line}")
     orders: list[dict[str, Any]] = []
     while True:
-        try:
-            line = click.prompt(f"turn {state.turn} order", default="", show_default=False).strip()
-        except click.exceptions.Abort:
+        line = ask(f"turn {state.turn} order")
+        if line is None:
             return None
+        line = line.strip()
         if not line:
             continue
         word = line.split()[0]
@@ -162,11 +121,11 @@ def _ask(match: Any) -> list[dict[str, Any]] | None:
             return None
         if word == "help":
             for text in _help(game, trial, side, line.split()[1:]):
-                click.echo(f"  {text}")
+                say(f"  {text}")
             continue
         if word == "show":
             for text in game.summary(state):
-                click.echo(f"  {text}")
+                say(f"  {text}")
             continue
         if word == "send":
             return orders
@@ -175,12 +134,12 @@ def _ask(match: Any) -> list[dict[str, Any]] | None:
             game.parse_orders({"order": orders + [order]}, side)
             trial, _ = game.apply(trial, Ordered(side, seq, len(orders), order))
         except (InputError, PbemError) as err:
-            click.echo(f"not accepted: {err}")
+            say(f"not accepted: {err}")
             continue
         orders.append(order)
         if order["type"] in ("done", "end"):
             return orders
-        click.echo(f"  queued: {order['type']} (send with 'done' or 'send')")
+        say(f"  queued: {order['type']} (send with 'done' or 'send')")
 
 
 def _help(game: Any, state: Any, side: str, words: list[str]) -> list[str]:

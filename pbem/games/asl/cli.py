@@ -17,9 +17,9 @@ from typing import Any
 
 import click
 
-from pbem.cli import PbemClickError as _ClickError
-from pbem.cli import handles_errors as _handles_errors
-from pbem.cli import read_orders as _read_toml
+from pbem.cli.base import PbemClickError as _ClickError
+from pbem.cli.base import handles_errors as _handles_errors
+from pbem.cli.base import read_orders as _read_toml
 
 
 def _emit(data: Any) -> None:
@@ -398,3 +398,12 @@ def ask_orders(match: Any, prompt: Any = click.prompt, say: Any = click.echo) ->
         if kind == "end":
             break
     return document
+
+
+# --------------------------------------------------------------------------- pbem demo asl
+
+
+def demo(**options: Any) -> Any:
+    from pbem.games.asl.demo import script
+
+    return script(**options)

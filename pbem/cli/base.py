@@ -1,0 +1,101 @@
+"""What every command module of the ``pbem`` command line shares: the
+error bridge (a :class:`~pbem.errors.PbemError` becomes a click error with
+its exit status), output helpers, and the identity (keystore, passphrase).
+
+The core commands (:mod:`pbem.cli`), the everyday ones
+(:mod:`pbem.cli.everyday`) and every game's frontend module import these
+from here, never from :mod:`pbem.cli` itself, so no command module and the
+package import each other.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+
+class PbemClickError(click.ClickException):
+    """A library error on its way to the terminal, with its exit status."""
+
+    def __init__(self, message: str, exit_code: int):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from pbem.errors import PbemError
+
+        try:
+            return func(*args, **kwargs)
+        except PbemError as err:
+            raise PbemClickError(str(err), err.exit_code) from err
+
+    return wrapper
+
+
+def write_output(path: str | Path, text: str) -> None:
+    """Write a file the user asked for (--svg, --html, --out): its folder is
+    made if needed, and it is written whole or not at all."""
+    from pbem.util.atomicfile import replace
+    from pbem.errors import InputError
+
+    try:
+        replace(Path(path), text.encode("utf-8"), parents=True, durable=False)
+    except OSError as err:
+        raise InputError(f"cannot write {path}: {err.strerror or err}") from err
+
+
+def console(stderr: bool = False):
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, sort_keys=True))
+
+
+# --------------------------------------------------------------------------- identity
+
+
+def keystore(home: str | None = None):
+    from pbem.protocol.keystore import Keystore, home_dir
+
+    return Keystore(Path(home) if home else home_dir())
+
+
+def passphrase_provider(prompt: str = "Passphrase for your pbem key", *, ask: bool = True) -> Callable[[], bytes | None]:
+    """The one way pbem gets the passphrase of your key: ``PBEM_PASSPHRASE``,
+    else (``ask`` and at a terminal) a prompt; otherwise an IdentityError."""
+
+    def provide() -> bytes | None:
+        from pbem.errors import IdentityError
+        from pbem.protocol.keystore import passphrase_from_env
+
+        env = passphrase_from_env()
+        if env is not None:
+            return env
+        if not ask:
+            raise IdentityError("your key is encrypted and PBEM_PASSPHRASE is not set")
+        if not sys.stdin.isatty():
+            raise IdentityError("your key is encrypted: set PBEM_PASSPHRASE or run in a terminal to be asked")
+        return click.prompt(prompt, hide_input=True, err=True).encode("utf-8")
+
+    return provide
+
+
+def load_identity():
+    return keystore().load(passphrase_provider())
+
+
+def read_orders(path: str) -> dict[str, Any]:
+    from pbem.util import tomlfile
+
+    return tomlfile.read(path)
