@@ -182,3 +182,21 @@ def frontend(name: str) -> Any | None:
     module, _, attr = target.partition(":")
     loaded = importlib.import_module(module)
     return getattr(loaded, attr) if attr else loaded
+
+
+def lazy_game(package: str, module: str, cls: str) -> Any:
+    """A ``__getattr__`` for a game's package: ``GAME`` (one instance of
+    ``module.cls``) and ``cls`` load the rules on first use, so importing the
+    package -- for its frontend, to list ``pbem``'s commands -- stays cheap."""
+    import sys
+
+    def __getattr__(name: str) -> Any:
+        if name not in ("GAME", cls):
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        game_class = getattr(importlib.import_module(module), cls)
+        namespace = vars(sys.modules[package])
+        namespace.setdefault("GAME", game_class())
+        namespace[cls] = game_class
+        return namespace[name]
+
+    return __getattr__

@@ -2,18 +2,7 @@
 DR/dr, sealed Dare-Death designations, Berserk and Human Wave checks, and the
 excerpt's rules and notes as data.  See README.md beside this file."""
 
-from typing import Any
+from pbem.games import lazy_game
 
 __all__ = ["GAME", "AslGame"]
-
-
-def __getattr__(name: str) -> Any:
-    """``GAME`` and ``AslGame`` load the rules on first use, so importing the
-    package (for its frontend, ``cli``) stays cheap."""
-    if name not in __all__:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from pbem.games.asl.game import AslGame
-
-    globals().setdefault("GAME", AslGame())
-    globals()["AslGame"] = AslGame
-    return globals()[name]
+__getattr__ = lazy_game(__name__, "pbem.games.asl.game", "AslGame")
