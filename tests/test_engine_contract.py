@@ -36,18 +36,21 @@ def test_every_shipped_game_is_a_game_with_the_capabilities_it_offers(name):
 
 
 #: what each shipped game's frontend (pbem.frontends) offers
-FRONTENDS = {
-    "ambon": {"Commands", "Dialogue", "Demo"},  # pbem solo ambon
-    "calumpit": {"Commands", "Dialogue", "Demo"},  # pbem solo calumpit
-    "asl": {"Commands", "Dialogue", "Demo"},  # pbem asl ...
-    "dice": {"Dialogue", "Demo"},
-}
+FRONTENDS = {name: {"Dialogue", "Demo"} for name in ("ambon", "calumpit", "asl", "dice")}
+
+
+def test_the_shipped_games_commands_are_commands():
+    """pbem solo ambon, pbem solo calumpit, pbem asl ... (pbem.commands)."""
+    found = games.commands()
+    assert [f"{c.__module__}.{c.__name__}" for c in found] == [
+        "pbem.games.ambon.cli.register", "pbem.games.calumpit.cli.register", "pbem.games.asl.cli.register"]
+    assert all(isinstance(c, contract.Commands) for c in found)
 
 
 @pytest.mark.parametrize("name", sorted(FRONTENDS))
 def test_every_shipped_game_has_a_frontend_with_the_capabilities_it_offers(name):
     frontend = games.frontend(name)
-    offered = {c for c in ("Commands", "Dialogue", "Demo") if isinstance(frontend, getattr(contract, c))}
+    offered = {c for c in ("Dialogue", "Demo") if isinstance(frontend, getattr(contract, c))}
     assert offered == FRONTENDS[name]
     if "Demo" in offered:
         script = frontend.demo()
@@ -64,7 +67,7 @@ def test_the_entry_point_reader_finds_what_importlib_metadata_finds():
     `pbem --help` from importing importlib.metadata."""
     from importlib.metadata import entry_points
 
-    for group in ("pbem.games", "pbem.frontends", "console_scripts"):
+    for group in ("pbem.games", "pbem.frontends", "pbem.commands", "console_scripts"):
         assert sorted(games.entry_points(group)) == sorted((ep.name, ep.value) for ep in entry_points(group=group))
 
 

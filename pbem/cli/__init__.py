@@ -835,10 +835,11 @@ def demo(game: str | None, directory: str | None) -> None:
         raise PbemClickError("demo failed verification", 1)
 
 
-# The everyday commands and every game's frontend commands (its
-# pbem.engine.contract.Commands, found through pbem.games.frontends) are
-# registered the first time a command list is needed, or a command that
-# pbem.cli does not hold itself (PbemGroup).
+# The everyday commands and every game's commands (pbem.engine.contract.Commands,
+# the pbem.commands entry points) are registered the first time a command
+# list is needed, or a command that pbem.cli does not hold itself (PbemGroup).
+# Only the modules the entry points name are imported: no game's rules, not
+# even the contract, so `pbem --help` stays fast.
 _plugins_registered = False
 
 
@@ -849,13 +850,10 @@ def _register_plugins() -> None:
     _plugins_registered = True
     from pbem import games
     from pbem.cli import everyday
-    from pbem.engine.contract import Commands
 
     everyday.register(main)
-    for name in games.frontends():
-        frontend = games.frontend(name)
-        if isinstance(frontend, Commands):
-            frontend.register(main)
+    for register in games.commands():
+        register(main)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -12,15 +12,15 @@ The actions a game receives and the events and awaited items it returns are
 :class:`Section` and :class:`Sections`, here beside the capability that
 returns them.
 
-A game may also have a *frontend*: what it offers above its rules -- CLI
-commands, the terminal dialogue of ``pbem play``, a scripted demo game.  It
-is a module (or any object) registered under the ``pbem.frontends``
-entry-point group by the game's name, found by
-:func:`pbem.games.frontends`, and asked with ``isinstance`` for
-:class:`Commands`, :class:`Dialogue` and :class:`Demo`.  It is a group of
-its own so that listing ``pbem``'s commands imports each frontend module,
-not every game's rules; a frontend module may import click and the layers
-above ``engine``; the rules modules of a game may not.
+A game may also have a *frontend*: what it offers above its rules -- the
+terminal dialogue of ``pbem play``, a scripted demo game.  It is a module
+(or any object) registered under the ``pbem.frontends`` entry-point group by
+the game's name, found by :func:`pbem.games.frontend`, and asked with
+``isinstance`` for :class:`Dialogue` and :class:`Demo`.  A game's CLI
+commands are a :class:`Commands` registered under ``pbem.commands``: listing
+``pbem``'s commands imports just those, not every game's rules nor this
+module.  A frontend module may import click and the layers above
+``engine``; the rules modules of a game may not.
 """
 
 from __future__ import annotations
@@ -194,12 +194,14 @@ class Sections:
 
 @runtime_checkable
 class Commands(Protocol):
-    """CLI commands of the game: ``register(main)`` adds them to the ``pbem``
-    click group (and may add subcommands to its groups, e.g. ``solo``);
-    registering twice changes nothing.  Called whenever the command list is
-    needed, so the module defining it must import little at its top."""
+    """CLI commands of the game (the object a ``pbem.commands`` entry point
+    names, e.g. a module's ``register`` function): ``register(main)`` adds
+    them to the ``pbem`` click group (and may add subcommands to its groups,
+    e.g. ``solo``); registering twice changes nothing.  Called whenever the
+    command list is needed, so the module defining it must import little at
+    its top."""
 
-    def register(self, main: Any) -> None: ...
+    def __call__(self, main: Any) -> None: ...
 
 
 @runtime_checkable

@@ -158,6 +158,13 @@ BUILTIN_FRONTENDS = {
     "asl": "pbem.games.asl.cli",
 }
 
+#: each built-in game's CLI commands (pbem.engine.contract.Commands)
+BUILTIN_COMMANDS = {
+    "ambon": "pbem.games.ambon.cli:register",
+    "calumpit": "pbem.games.calumpit.cli:register",
+    "asl": "pbem.games.asl.cli:register",
+}
+
 #: the game ``pbem demo`` plays when none is named
 DEFAULT_DEMO = "ambon"
 
@@ -169,6 +176,16 @@ def frontends() -> dict[str, str]:
     for name, value in entry_points("pbem.frontends"):
         found.setdefault(name, value)
     return found
+
+
+def commands() -> list[Any]:
+    """Every installed game's :class:`~pbem.engine.contract.Commands` (built-ins
+    and the ``pbem.commands`` entry points): what ``pbem``'s command list
+    imports, and all it imports of the games."""
+    found = dict(BUILTIN_COMMANDS)
+    for name, value in entry_points("pbem.commands"):
+        found.setdefault(name, value)
+    return [_load(target) for target in found.values()]
 
 
 def frontend(name: str) -> Any | None:
