@@ -15,6 +15,11 @@ import click
 from pbem.cli.base import console, handles_errors, load_identity
 
 
+def _line(prompt: str) -> str:
+    """One typed line after ``prompt`` (which ends as it should: "japanese> ")."""
+    return click.prompt(prompt, default="", show_default=False, prompt_suffix="")
+
+
 def register(main: click.Group) -> None:
     """Add ``pbem solo ambon`` to ``main``'s ``solo`` group; twice changes nothing."""
     solo = main.commands.get("solo")
@@ -42,8 +47,7 @@ def solo_ambon(directory: str) -> None:
     def show(match) -> None:
         board.print_board(out, match.game, match.view(), you="solo")
 
-    game = Solo(Path(directory), load_identity(), ask=lambda prompt: click.prompt(prompt, default="", show_default=False),
-                say=lambda text: out.print(text, markup=False), show=show)
+    game = Solo(Path(directory), load_identity(), ask=_line, say=lambda text: out.print(text, markup=False), show=show)
     try:
         game.run()
     except click.Abort:  # end of input or Ctrl-C: every message written so far stays
@@ -56,7 +60,7 @@ def ask_orders(match: Any) -> dict[str, Any]:
     from pbem.errors import UsageError
     from pbem.games.ambon.solo import prompt_orders
 
-    orders = prompt_orders(match, ask=lambda text: click.prompt(text, default="", show_default=False), say=click.echo)
+    orders = prompt_orders(match, ask=_line, say=click.echo)
     if orders is None:
         raise UsageError("stopped: no message written")
     return orders
