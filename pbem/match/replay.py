@@ -8,6 +8,12 @@ derived from ``D_m`` -- the author's chain value in *m* and the recipient's in
 When *m* is the last message, only its recipient can key them (with the value
 it will reveal next): ``next_value``; the results are then *provisional* until
 that value is published.
+
+:func:`extend` applies only what is new: a :class:`Replay` keeps the state
+after its last message *before* that message's dice were keyed
+(``base``), so the next message's chain value keys them for real and the
+replay goes on from there.  :func:`replay` is :func:`extend` from nothing,
+so both give the same result by construction.
 """
 
 from __future__ import annotations
@@ -49,6 +55,17 @@ class RollRecord:
         }
 
 
+@dataclass(frozen=True)
+class Base:
+    """Where :func:`extend` goes on from: the state after the replay's last
+    message, before its dice were keyed, and how many events and rolls came
+    before those dice."""
+
+    state: Any
+    events: int
+    rolls: int
+
+
 @dataclass
 class Replay:
     game: Any
@@ -57,6 +74,7 @@ class Replay:
     events: list[tuple[int, Event]] = field(default_factory=list)
     rolls: list[RollRecord] = field(default_factory=list)
     pending: tuple[DiceDue, ...] = ()
+    base: Base | None = None  # None: nothing replayed yet (state is the initial state)
 
     @property
     def next_seq(self) -> int:
@@ -128,18 +146,41 @@ def replay(game: Any, transcript: Transcript, *, next_value: bytes | None = None
     local player is the recipient of the last message: it keys that message's
     dice provisionally (the recipient computes them on receipt, DESIGN 4.3).
     """
-    state = game.initial_state(transcript.setup.get("options", {}))
-    result = Replay(game, transcript, state)
+    start = Replay(game, transcript, game.initial_state(transcript.setup.get("options", {})))
+    return extend(start, transcript, next_value=next_value)
+
+
+def extend(previous: Replay, transcript: Transcript, *, next_value: bytes | None = None) -> Replay:
+    """``previous`` (a replay of a prefix of ``transcript``) carried on to the
+    end of ``transcript``: the messages after the prefix are applied, nothing
+    before them is (``next_value`` as for :func:`replay`).  ``previous`` is
+    left as it was."""
+    game = previous.game
+    done = len(previous.transcript) if previous.base is not None else 0
     count = len(transcript)
-    for seq in range(count):
+    if done > count or any(transcript.messages[i].digest != previous.transcript.messages[i].digest
+                           for i in (done - 1,) if i >= 0):
+        raise IntegrityError("a replay can only be extended by the messages that follow it")
+    if previous.base is None:
+        state, events, rolls = previous.state, [], []
+    else:
+        state = previous.base.state
+        events, rolls = previous.events[: previous.base.events], previous.rolls[: previous.base.rolls]
+    result = Replay(game, transcript, state, events, rolls)
+    base = previous.base
+    for seq in range(done, count):
+        if seq > 0:  # the last message's dice, keyed now by this message's chain value
+            state, new, records = resolve_dice(game, state, transcript, seq - 1, transcript.chain_values[seq], False)
+            events += [(seq, e) for e in new]
+            rolls += records
         side = transcript.messages[seq].side
         try:
-            state, events = apply_message(game, state, actions_for(transcript, seq), seq, side)
+            state, new = apply_message(game, state, actions_for(transcript, seq), seq, side)
         except IllegalOrderError as err:
             wrapped = IllegalOrderError(f"message {seq:04d} by {side}: {err}", field=err.field)
             wrapped.rule = err.rule  # the rule the order broke, for callers that read it
             raise wrapped from err
-        result.events += [(seq, e) for e in events]
+        events += [(seq, e) for e in new]
         if "secret" in transcript.messages[seq].body and not (
             game.is_over(state) or contract.is_ending(game, state)
         ):
@@ -150,13 +191,13 @@ def replay(game: Any, transcript: Transcript, *, next_value: bytes | None = None
         stale = [d for d in game.awaiting(state) if isinstance(d, DiceDue) and d.key_seq < seq]
         if stale:
             raise IntegrityError(f"message {seq:04d}: dice {stale[0].label!r} keyed by an earlier message are unresolved")
-        partner = transcript.chain_values[seq + 1] if seq + 1 < count else next_value
-        if partner is not None:
-            state, events, records = resolve_dice(game, state, transcript, seq, partner, seq + 1 >= count)
-            # what the dice decide becomes known with the message that completes
-            # their key: the events are listed under it (their rolls keep key_seq)
-            result.events += [(seq + 1, e) for e in events]
-            result.rolls += records
-    result.state = state
+        base = Base(state, len(events), len(rolls))
+    if count and next_value is not None:  # keyed provisionally: only the recipient can, until it writes its reply
+        state, new, records = resolve_dice(game, state, transcript, count - 1, next_value, True)
+        # what the dice decide becomes known with the message that completes
+        # their key: the events are listed under it (their rolls keep key_seq)
+        events += [(count, e) for e in new]
+        rolls += records
+    result.state, result.base = state, base
     result.pending = tuple(d for d in game.awaiting(state) if isinstance(d, DiceDue))
     return result

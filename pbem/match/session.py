@@ -27,7 +27,7 @@ from pbem.errors import (
     VerificationError,
 )
 from pbem.match.directory import GameDirectory, message_name
-from pbem.match.replay import Replay, actions_for, apply_message, replay
+from pbem.match.replay import Replay, actions_for, apply_message, extend, replay
 from pbem.protocol import sealed
 from pbem.protocol.chain import HashChain, chain_seed
 from pbem.protocol.message import FORMAT_VERSION, SignedMessage, sign_body
@@ -443,9 +443,9 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
                         f"nothing imported"
                     )
                 _check_same_author(stored, msg, transcript)
-            trial = build_transcript(transcript.messages + [msg])
+            trial = transcript.extended(msg)
             next_value = match.player.next_value(len(trial)) if trial.side_of(len(trial)) == match.player.side else None
-            result = replay(match.game, trial, next_value=next_value)
+            result = extend(match.replay, trial, next_value=next_value)
             imported.append(gamedir.write_message(seq, msg.side, msg.armored(_summary_of(path.read_text("utf-8", "replace")))))
             match = Match(gamedir, trial, match.game, Player.of(identity, trial), result)
     return ReceiveResult(imported, match)
@@ -518,7 +518,7 @@ def compose(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Rep
             blob = sealed.seal_store(player.secret, transcript.game, body["author"], seq, store)
             body["sealed"] = base64.b64encode(blob).decode("ascii")
         draft = sign_body(player.identity, body)
-        trial = build_transcript(transcript.messages + [draft])
+        trial = transcript.extended(draft)
         after = _state_before_check(game, match, trial, seq)
         demanded = [
             a.slot for a in game.awaiting(after)
@@ -531,8 +531,8 @@ def compose(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Rep
     if closing or parsed.ends_game or game.is_over(state) or contract.is_ending(game, state):
         body["secret"] = player.secret.hex()
         draft = sign_body(player.identity, body)
-        trial = build_transcript(transcript.messages + [draft])
-    return draft, replay(game, trial)
+        trial = transcript.extended(draft)
+    return draft, extend(match.replay, trial)
 
 
 # --------------------------------------------------------------------------- verification

@@ -97,6 +97,16 @@ class Transcript:
 
     # ------------------------------------------------------------------ verification
 
+    def extended(self, msg: SignedMessage) -> "Transcript":
+        """A copy of this transcript with ``msg`` verified as its next
+        message; this one is left as it was (what is verified already is not
+        verified again)."""
+        copy = Transcript(list(self.messages), dict(self.keys), self.sides, self.setup, dict(self.anchors),
+                          dict(self.last_value), list(self.chain_values), dict(self.commitments), dict(self.reveals),
+                          dict(self.secrets))
+        copy.add(msg)
+        return copy
+
     def add(self, msg: SignedMessage) -> None:
         """Verify ``msg`` as the next message; on success append it.  Every
         error names the message (by its place when its own number is unreadable)."""

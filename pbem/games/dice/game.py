@@ -54,14 +54,11 @@ class Roll:
     note: str
     values: tuple[tuple[int, ...] | None, ...]
     key_seq: int
+    expression: DiceExpression  # ``dice`` parsed, once, when the roll is declared
 
     @property
     def label(self) -> str:
         return f"{self.seq}.{self.index}"
-
-    @property
-    def expression(self) -> DiceExpression:
-        return DiceExpression.parse(self.dice)
 
     @property
     def resolved(self) -> bool:
@@ -75,7 +72,13 @@ class Roll:
 @dataclass(frozen=True)
 class DiceState:
     sides: tuple[str, str]
-    rolls: tuple[Roll, ...] = ()
+    done: tuple[Roll, ...] = ()  # every roll resolved, in the order declared
+    pending: tuple[Roll, ...] = ()  # declared, waiting for dice: only these are looked at per step
+
+    @property
+    def rolls(self) -> tuple[Roll, ...]:
+        """Every roll declared, in order (the pending ones are the newest)."""
+        return self.done + self.pending
     notes: tuple[notes.Note, ...] = ()
     ending_by: str | None = None
     over: bool = False
@@ -151,7 +154,8 @@ class DiceGame(notes.EndedByOrder, Dispatching):
             except InputError as err:
                 raise illegal("dice.roll", str(err)) from err
             roll = Roll(
-                action.seq, action.index, action.side, expr.text, order["note"], (None,) * len(expr.terms), action.seq
+                action.seq, action.index, action.side, expr.text, order["note"], (None,) * len(expr.terms), action.seq,
+                expr,
             )
             event = Event(
                 "dice.roll",
@@ -159,7 +163,7 @@ class DiceGame(notes.EndedByOrder, Dispatching):
                 + f"; keyed by message {action.seq:04d}, resolved when the reply arrives",
                 {"label": roll.label, "dice": expr.text, "note": roll.note},
             )
-            return replace(state, rolls=state.rolls + (roll,)), [event]
+            return replace(state, pending=state.pending + (roll,)), [event]
         if kind == "end" and set(order) == ORDER_FIELDS["end"]:
             return self._end(state, action.side)
         raise illegal("dice.orders", f"order {action.index} in message {action.seq:04d} is not a valid dice order: {dict(order)!r}")
@@ -167,13 +171,16 @@ class DiceGame(notes.EndedByOrder, Dispatching):
     def _rolled(self, state: DiceState, action: DiceRolled) -> tuple[DiceState, list[Event]]:
         due = match_roll(dice_due(self.awaiting(state)), action, "dice.roll")
         label, _, term = due.label.rpartition("/")  # awaiting labels each term of a roll ROLL/TERM
-        i = next(i for i, roll in enumerate(state.rolls) if roll.label == label)
-        roll, t = state.rolls[i], int(term)
+        i = next(i for i, roll in enumerate(state.pending) if roll.label == label)
+        roll, t = state.pending[i], int(term)
         values = roll.values[:t] + (tuple(action.values),) + roll.values[t + 1 :]
         new = replace(roll, values=values)
-        rolls = state.rolls[:i] + (new,) + state.rolls[i + 1 :]
+        pending = state.pending[:i] + (new,) + state.pending[i + 1 :]
         events = []
         if new.resolved:
+            # rolls resolve in the order declared (all those keyed by a message
+            # before the next is applied), so ``done`` stays in that order
+            done, pending = state.done + (new,), state.pending[:i] + state.pending[i + 1 :]
             shown = " + ".join(str(list(v)) for v in new.values)
             mod = new.expression.modifier
             shown += f" {'+' if mod > 0 else '-'} {abs(mod)}" if mod else ""
@@ -185,7 +192,8 @@ class DiceGame(notes.EndedByOrder, Dispatching):
                     {"label": new.label, "dice": new.dice, "values": [list(v) for v in new.values], "total": new.total},
                 )
             )
-        return replace(state, rolls=rolls), events
+            return replace(state, done=done, pending=pending), events
+        return replace(state, pending=pending), events
 
     def _sealed(self, state: DiceState, action: Sealed) -> tuple[DiceState, list[Event]]:
         self._closing_check(state, action.side, "a new sealed note")
@@ -209,7 +217,7 @@ class DiceGame(notes.EndedByOrder, Dispatching):
 
     def awaiting(self, state: DiceState) -> tuple[DiceDue, ...]:
         due = []
-        for roll in state.rolls:
+        for roll in state.pending:
             for t, term in enumerate(roll.expression.terms):
                 if roll.values[t] is None:
                     due.append(DiceDue(f"{roll.label}/{t}", term.count, term.sides, roll.key_seq, roll.note))

@@ -45,7 +45,7 @@ def sections(game: Any, state: DiceState, side: str, secrets: Mapping[str, str])
         "Ending the game (dice.end): the reply closes it and both secrets are revealed for the audit",
         ["to end it, add these two lines (no order may follow them):", "[[order]]", 'type = "end"'],
     ))
-    pending = [r for r in state.rolls if not r.resolved]
+    pending = list(state.pending)
     out.choices = {
         "order_types": ["roll", "seal", "reveal", "end"],
         "reveal": [n.slot for n in mine],
