@@ -29,9 +29,9 @@ def loads(monkeypatch):
     calls: list[str] = []
     real = session.load
 
-    def counting(directory, identity=None):
+    def counting(directory, identity=None, **options):
         calls.append(str(directory))
-        return real(directory, identity)
+        return real(directory, identity, **options)
 
     monkeypatch.setattr(session, "load", counting)
     return calls

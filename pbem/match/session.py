@@ -78,13 +78,14 @@ def _game_for(transcript: Transcript, data: Iterable[str | Path] = ()) -> Any:
     return game
 
 
-def read_messages(paths: Iterable[Path]) -> list[tuple[Path, SignedMessage]]:
+def read_messages(paths: Iterable[Path], read: Mapping[Path, bytes] | None = None) -> list[tuple[Path, SignedMessage]]:
     """Every message in ``paths``: turn files, text with pasted armour, or a
-    whole email / mbox (attachments and any transfer encoding)."""
+    whole email / mbox (attachments and any transfer encoding).  ``read``:
+    bytes already read, by path."""
     found = []
     for path in paths:
         try:
-            data = Path(path).read_bytes()
+            data = read[path] if read and path in read else Path(path).read_bytes()
         except OSError as err:
             raise InputError(f"cannot read {path}: {err.strerror}") from err
         from pbem.mail import scan as mail_scan
@@ -203,26 +204,60 @@ class Match:
         return self.game.view(self.replay.state, side, secrets)
 
 
-def load(directory: str | Path, identity: Any | None = None) -> Match:
+def load(directory: str | Path, identity: Any | None = None, *, keep: bool = True) -> Match:
     """Verify and replay a game directory (with the player's key, keying the
-    dice of an opponent's last message provisionally)."""
+    dice of an opponent's last message provisionally).
+
+    With the player's key, the replay checkpoint kept in the keystore
+    (:mod:`pbem.match.checkpoint`) covers the messages it matches: only the
+    messages since are verified and applied, and the checkpoint is renewed
+    (unless not ``keep``: a command that writes a message renews it after)."""
+    from pbem.match.checkpoint import Checkpoints
+
     gamedir = GameDirectory(directory)
     files = gamedir.require()
-    transcript = Transcript()
-    for seq, side, path in files:
-        found = read_messages([path])
+    raw = []
+    for _, _, path in files:
+        try:
+            raw.append((path.name, path.read_bytes()))
+        except OSError as err:
+            raise InputError(f"cannot read {path}: {err.strerror}") from err
+    checkpoints = Checkpoints.of(identity) if identity is not None else None
+    restored = checkpoints.restore(gamedir.path, raw, identity, _game_for) if checkpoints else None
+    transcript = restored.transcript.copy() if restored else Transcript()
+    for (seq, side, path), (_, data) in zip(files[len(transcript):], raw[len(transcript):]):
+        found = read_messages([path], {path: data})
         if len(found) != 1:
             raise IntegrityError(f"{path.name}: a message file must hold exactly one message, holds {len(found)}")
         msg = found[0][1]
         transcript.add(msg)
         if msg.seq != seq or msg.side != side:
             raise IntegrityError(f"{path.name} holds message {msg.seq:04d} by {msg.side} (renamed file?)")
-    game = _game_for(transcript)
+    game = restored.game if restored else _game_for(transcript)
     player = Player.of(identity, transcript) if identity is not None else None
     next_value = None
     if player is not None and transcript.side_of(len(transcript)) == player.side:
         next_value = player.next_value(len(transcript))
-    return Match(gamedir, transcript, game, player, replay(game, transcript, next_value=next_value))
+    if restored:
+        result = extend(restored, transcript, next_value=next_value)
+    else:
+        result = replay(game, transcript, next_value=next_value)
+    match = Match(gamedir, transcript, game, player, result)
+    if keep and checkpoints and (restored is None or len(restored.transcript) < len(transcript)):
+        checkpoints.keep(gamedir.path, raw, result, identity)
+    return match
+
+
+def keep_checkpoint(match: Match, identity: Any) -> None:
+    """Renew the replay checkpoint after a command added a message (receive, play)."""
+    from pbem.match.checkpoint import Checkpoints
+
+    checkpoints = Checkpoints.of(identity)
+    if checkpoints is None:
+        return
+    files = match.directory.message_files()
+    if len(files) == len(match.transcript):
+        checkpoints.keep(match.directory.path, [(p.name, p.read_bytes()) for _, _, p in files], match.replay, identity)
 
 
 # --------------------------------------------------------------------------- writing messages
@@ -431,7 +466,7 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
     incoming = sorted(read_messages([Path(f) for f in files]), key=lambda item: item[1].seq)
     imported: list[Path] = []
     with gamedir.lock():
-        match = load(gamedir.path, identity)
+        match = load(gamedir.path, identity, keep=False)
         for path, msg in incoming:
             transcript = match.transcript
             seq = msg.seq
@@ -448,6 +483,8 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
             result = extend(match.replay, trial, next_value=next_value)
             imported.append(gamedir.write_message(seq, msg.side, msg.armored(_summary_of(path.read_text("utf-8", "replace")))))
             match = Match(gamedir, trial, match.game, Player.of(identity, trial), result)
+        if imported:
+            keep_checkpoint(match, identity)
     return ReceiveResult(imported, match)
 
 
@@ -463,13 +500,15 @@ def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Pla
     gamedir = GameDirectory(directory)
     gamedir.require()
     with gamedir.lock():
-        match = load(gamedir.path, identity)
+        match = load(gamedir.path, identity, keep=False)
         draft, result = compose(match, orders)
         seq = len(match.transcript)
         events = [e for s, e in result.events if s == seq]
         summary = summary_lines(match.game.name, seq, match.player.side, [e.sentence() for e in events])
         path = gamedir.write_message(seq, match.player.side, draft.armored(summary))
-    return PlayResult(path, events, Match(gamedir, result.transcript, match.game, match.player, result))
+        played = Match(gamedir, result.transcript, match.game, match.player, result)
+        keep_checkpoint(played, identity)
+    return PlayResult(path, events, played)
 
 
 def compose(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Replay]:

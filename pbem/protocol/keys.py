@@ -119,6 +119,7 @@ class Identity:
             raise IdentityError(f"unsupported private key {type(private_key).__name__}: pbem needs an {KEY_TYPE} key")
         self._key = private_key
         self.name = name
+        self.keystore: Path | None = None  # the keystore it was loaded from, if any (its replay checkpoints)
 
     @classmethod
     def generate(cls, name: str) -> Identity:

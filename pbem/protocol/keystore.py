@@ -81,6 +81,7 @@ class Keystore:
         self._refuse_overwrite()
         identity = Identity.generate(name)
         self._store(identity, passphrase)
+        identity.keystore = self.path
         return identity
 
     def load_or_create(self, name: str) -> Identity:
@@ -136,6 +137,7 @@ class Keystore:
                 f"{self.public_path} ({public.fingerprint}) does not match {self.identity_path}"
                 f" ({identity.public.fingerprint})"
             )
+        identity.keystore = self.path  # where its replay checkpoints are kept (pbem.match.checkpoint)
         return identity
 
     # --- opponents' keys: trust on first use (DESIGN 4.1) -----------------------------

@@ -131,6 +131,13 @@ class SignedMessage:
             i = j + 1
         return found
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (a replay checkpoint) without the decoded body, which is
+        decoded again when asked for: the bytes are the message."""
+        state = dict(self.__dict__)
+        state.pop("body", None)
+        return state
+
     # ------------------------------------------------------------------ the body
 
     @cached_property

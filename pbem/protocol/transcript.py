@@ -97,13 +97,15 @@ class Transcript:
 
     # ------------------------------------------------------------------ verification
 
-    def extended(self, msg: SignedMessage) -> "Transcript":
-        """A copy of this transcript with ``msg`` verified as its next
-        message; this one is left as it was (what is verified already is not
-        verified again)."""
-        copy = Transcript(list(self.messages), dict(self.keys), self.sides, self.setup, dict(self.anchors),
+    def copy(self) -> "Transcript":
+        """A copy to add to, leaving this one as it is (nothing is verified again)."""
+        return Transcript(list(self.messages), dict(self.keys), self.sides, self.setup, dict(self.anchors),
                           dict(self.last_value), list(self.chain_values), dict(self.commitments), dict(self.reveals),
                           dict(self.secrets))
+
+    def extended(self, msg: SignedMessage) -> "Transcript":
+        """A copy of this transcript with ``msg`` verified as its next message."""
+        copy = self.copy()
         copy.add(msg)
         return copy
 

@@ -1,0 +1,197 @@
+"""Replay checkpoints: a command works on what is new (issue 15).
+
+Loading a game verifies every message and replays every rule; a game of a
+thousand messages would pay for all of them at each command.  So after a
+command the verified transcript and the replay (:class:`~pbem.match.replay.Replay`,
+with its base) are kept, and the next load verifies and applies only the
+messages that came since.
+
+A checkpoint is kept beside the kept views, in the player's keystore
+(``$PBEM_HOME/checkpoints/``, mode 0600), never in the game directory.  It is
+used only when everything it depends on matches, else ignored (and rebuilt
+by the next command):
+
+* **the files it covers** -- the names and exact bytes of the first *k*
+  message files, which must still be the first *k* files of the directory;
+* **the game** -- its id, module name and version, ruleset hash;
+* **the code** -- size and modification time of every file of the pbem
+  package and of the game's package and data set, so an upgrade or an
+  edited rule file is a miss;
+* **the player** -- it is sealed with ChaCha20-Poly1305 under a key only the
+  player's private key derives (:func:`pbem.protocol.keys.derive_secret`),
+  the header above as associated data.  A checkpoint that does not open is
+  ignored; one cannot be forged or swapped in without the private key.
+
+It holds what the player's own replay holds -- the opponent's sealed values
+only as their commitments -- and, sealed, is never weaker than the key.
+Deleting checkpoints is always safe.  ``PBEM_NO_CHECKPOINTS=1`` turns them
+off (to measure, or to rule them out).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import sys
+from dataclasses import replace as copy_of
+from pathlib import Path
+from typing import Any, Sequence
+
+try:  # CPython's own BLAKE2 (see viewcache)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - other interpreters
+    from hashlib import blake2b
+
+FORMAT = "pbem-checkpoint-v1"
+DIRECTORY = "checkpoints"
+OFF_ENV = "PBEM_NO_CHECKPOINTS"
+_CONTEXT = b"pbem-checkpoint-v1\x00"
+_code_digest: dict[str, str] = {}
+
+
+def _hash(data: bytes = b"") -> Any:
+    return blake2b(data, digest_size=32)
+
+
+def files_digest(files: Sequence[tuple[str, bytes]]) -> str:
+    """BLAKE2b-256 of the names and bytes of ``files`` ((name, bytes), in order)."""
+    digest = _hash(FORMAT.encode())
+    for name, data in files:
+        digest.update(b"%s\x00%d\x00" % (name.encode(), len(data)))
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def code_digest(game: Any) -> str:
+    """BLAKE2b-256 of the size and mtime of every file of the pbem package and
+    of the game's package and installed data set (computed once a process)."""
+    from pbem.match.datasets import source_of
+
+    package = getattr(sys.modules.get(type(game).__module__), "__file__", None)
+    data = source_of(game)
+    tops = [str(Path(__file__).resolve().parent.parent)]
+    tops += [str(Path(package).resolve().parent)] if package else []
+    tops += [str(Path(data).resolve())] if data else []
+    key = "\x00".join(tops)
+    if key not in _code_digest:
+        digest = _hash()
+        for top in tops:
+            for root, dirs, names in os.walk(top):
+                dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+                for name in sorted(names):
+                    path = os.path.join(root, name)
+                    try:
+                        st = os.stat(path)
+                    except OSError:
+                        continue
+                    digest.update(b"%s\x00%d\x00%d\x00" % (path.encode("utf-8", "surrogateescape"), st.st_size,
+                                                             st.st_mtime_ns))
+        _code_digest[key] = digest.hexdigest()
+    return _code_digest[key]
+
+
+class Checkpoints:
+    """The checkpoints kept in one keystore (``home``)."""
+
+    def __init__(self, home: str | os.PathLike[str]):
+        self.home = Path(home)
+
+    @classmethod
+    def of(cls, identity: Any) -> "Checkpoints | None":
+        """The checkpoints of the keystore ``identity`` was loaded from (None:
+        an identity not from a keystore, or checkpoints turned off)."""
+        home = getattr(identity, "keystore", None)
+        if home is None or os.environ.get(OFF_ENV):
+            return None
+        return cls(home)
+
+    def path_for(self, directory: str | os.PathLike[str]) -> Path:
+        where = str(Path(directory).resolve())
+        return self.home / DIRECTORY / (_hash(where.encode("utf-8")).hexdigest()[:32] + ".bin")
+
+    @staticmethod
+    def _header(game: Any, transcript: Any, covered: str, count: int) -> bytes:
+        setup = transcript.setup
+        head = {
+            "format": FORMAT,
+            "game": transcript.game,
+            "module": setup.get("module"),
+            "module_version": game.version,
+            "ruleset": setup.get("ruleset"),
+            "count": count,
+            "files": covered,
+            "code": code_digest(game),
+        }
+        return json.dumps(head, sort_keys=True, separators=(",", ":")).encode()
+
+    @staticmethod
+    def _key(identity: Any, game_id: str) -> bytes:
+        from pbem.protocol.keys import derive_secret
+
+        return derive_secret(identity, _CONTEXT + game_id.encode())
+
+    def keep(self, directory: str | os.PathLike[str], files: Sequence[tuple[str, bytes]], replay: Any,
+             identity: Any) -> bool:
+        """Keep ``replay`` (of the messages in ``files``, the directory's
+        first files, verified) for ``identity``; False if it cannot be written."""
+        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+        transcript, game = replay.transcript, replay.game
+        if len(files) != len(transcript):
+            return False
+        header = self._header(game, transcript, files_digest(files), len(files))
+        body = pickle.dumps(copy_of(replay, game=None), protocol=pickle.HIGHEST_PROTOCOL)
+        nonce = os.urandom(12)
+        sealed = ChaCha20Poly1305(self._key(identity, transcript.game)).encrypt(nonce, body, header)
+        data = len(header).to_bytes(4, "big") + header + nonce + sealed
+        path = self.path_for(directory)
+        try:
+            from pbem.util.atomicfile import replace
+
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            replace(path, data, mode=0o600, durable=False)
+            return True
+        except OSError:
+            return False  # a read-only keystore: no checkpoint, nothing else changes
+
+    def restore(self, directory: str | os.PathLike[str], files: Sequence[tuple[str, bytes]], identity: Any,
+                game_for: Any) -> Any | None:
+        """The kept replay of a prefix of ``files`` (the directory's message
+        files, in order) if everything it depends on matches, else None.
+        ``game_for(transcript)`` gives the game object the files are played with."""
+        from cryptography.exceptions import InvalidTag
+        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+        try:
+            data = self.path_for(directory).read_bytes()
+            size = int.from_bytes(data[:4], "big")
+            header, nonce, sealed = data[4:4 + size], data[4 + size:16 + size], data[16 + size:]
+            head = json.loads(header)
+            count = head["count"]
+            if head.get("format") != FORMAT or not isinstance(count, int) or not 0 < count <= len(files):
+                return None
+            if head["files"] != files_digest(files[:count]):
+                return None
+            body = ChaCha20Poly1305(self._key(identity, str(head["game"]))).decrypt(nonce, sealed, header)
+        except (OSError, ValueError, KeyError, TypeError, InvalidTag):
+            return None
+        try:
+            replay = pickle.loads(body)  # authenticated above: written by this player's own pbem
+        except Exception:  # noqa: BLE001 - an old or damaged checkpoint is only a miss
+            return None
+        from pbem.errors import PbemError
+
+        try:
+            game = game_for(replay.transcript)
+        except PbemError:
+            return None  # the files' own load says why
+        if header != self._header(game, replay.transcript, head["files"], count):
+            return None  # another game version, ruleset or pbem code: replay from the files
+        return copy_of(replay, game=game)
+
+    def forget(self, directory: str | os.PathLike[str]) -> None:
+        try:
+            self.path_for(directory).unlink()
+        except FileNotFoundError:
+            pass

@@ -1,0 +1,141 @@
+"""Issue 15: replay checkpoints (pbem.match.checkpoint) -- a command verifies
+and applies only the messages since the last one, and a checkpoint is never
+trusted over the files: one that does not match, does not open or is gone is
+ignored, and the game loads exactly as from the files alone."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from pbem.errors import PbemError
+from pbem.match import checkpoint, replay as replay_module, session
+from pbem.protocol.keystore import Keystore
+
+ROLLS = {"order": [{"type": "roll", "dice": "2d6+1", "note": "fire"}, {"type": "seal", "slot": "plan", "text": "X"}]}
+
+
+def snapshot(match) -> tuple:
+    return (len(match.transcript), match.replay.state, [(s, e.rule, e.text) for s, e in match.replay.events],
+            [r.to_json() for r in match.replay.rolls], match.replay.pending)
+
+
+@pytest.fixture
+def game(tmp_path):
+    """A dice game of 8 messages between two keystores (rolls and a seal a message)."""
+    ann, bob = (Keystore(tmp_path / name).load_or_create(name) for name in ("ann", "bob"))
+    a, b = tmp_path / "a", tmp_path / "b"
+    first = session.new_game(a, "dice", "first", bob.public, ann)
+    path, _ = session.join_game(first, b, bob)
+    session.receive(a, [path], ann)
+    players = [(a, ann, b, bob), (b, bob, a, ann)]
+    for seq in range(2, 8):
+        mine, me, theirs, them = players[seq % 2]
+        orders = {"order": [dict(ROLLS["order"][0]), {"type": "seal", "slot": f"plan{seq}", "text": f"secret {seq}"}]}
+        result = session.play(mine, me, orders)
+        session.receive(theirs, [result.path], them)
+    return tmp_path, ann, bob
+
+
+def fresh(directory, identity, monkeypatch) -> object:
+    """The game loaded from its files alone."""
+    with monkeypatch.context() as m:
+        m.setenv(checkpoint.OFF_ENV, "1")
+        return session.load(directory, identity)
+
+
+def test_a_command_keeps_a_sealed_checkpoint_in_the_keystore(game):
+    root, ann, _ = game
+    kept = list((root / "ann" / checkpoint.DIRECTORY).iterdir())
+    assert len(kept) == 1 and stat.S_IMODE(kept[0].stat().st_mode) == 0o600
+    data = kept[0].read_bytes()
+    assert b"secret 2" not in data and b"secret 3" not in data  # sealed: neither side's notes in clear
+    assert not any(p.name.startswith("checkpoint") for p in (root / "a").iterdir())  # never in the game directory
+
+
+def test_a_load_applies_only_what_is_new_and_matches_a_load_from_the_files(game, monkeypatch):
+    root, ann, _ = game
+    expected = snapshot(fresh(root / "a", ann, monkeypatch))
+
+    def no_full_replay(*args, **kwargs):
+        raise AssertionError("replayed from message 0")
+
+    monkeypatch.setattr(session, "replay", no_full_replay)
+    assert snapshot(session.load(root / "a", ann)) == expected
+
+
+def test_the_checkpoint_covers_a_prefix_and_the_rest_is_verified(game, monkeypatch):
+    root, ann, bob = game
+    checkpoints = checkpoint.Checkpoints(root / "ann")
+    path = checkpoints.path_for(root / "a")
+    older = path.read_bytes()
+    result = session.play(root / "a", ann, ROLLS)  # message 8: the checkpoint now covers it
+    path.write_bytes(older)  # back to a checkpoint of messages 0-7
+    session.receive(root / "b", [result.path], bob)
+    match = session.load(root / "a", ann)
+    assert len(match.transcript) == 9
+    assert snapshot(match) == snapshot(fresh(root / "a", ann, monkeypatch))
+
+
+@pytest.mark.parametrize("damage", ["flipped", "truncated", "another-player", "other-code"])
+def test_a_checkpoint_that_does_not_match_or_open_is_ignored(game, monkeypatch, damage):
+    root, ann, bob = game
+    path = checkpoint.Checkpoints(root / "ann").path_for(root / "a")
+    data = path.read_bytes()
+    if damage == "flipped":
+        path.write_bytes(data[:-20] + bytes([data[-20] ^ 1]) + data[-19:])
+    elif damage == "truncated":
+        path.write_bytes(data[:100])
+    elif damage == "another-player":  # bob's checkpoint of his own copy, put in place of ann's
+        path.write_bytes(checkpoint.Checkpoints(root / "bob").path_for(root / "b").read_bytes())
+    else:
+        monkeypatch.setattr(checkpoint, "code_digest", lambda game: "another pbem")
+    restored = checkpoint.Checkpoints(root / "ann").restore(
+        root / "a", [(p.name, p.read_bytes()) for p in sorted((root / "a").glob("*.pbem"))], ann, session._game_for)
+    assert restored is None
+    assert snapshot(session.load(root / "a", ann)) == snapshot(fresh(root / "a", ann, monkeypatch))
+
+
+def test_a_tampered_message_file_is_caught_though_a_checkpoint_covers_it(game):
+    """The checkpoint is keyed by the bytes of the files it covers: a changed
+    file is verified again and refused as it would be without one."""
+    root, ann, _ = game
+    target = sorted((root / "a").glob("0003-*.pbem"))[0]
+    text = target.read_text()
+    lines = text.splitlines(keepends=True)
+    body = next(i for i, line in enumerate(lines) if line.startswith("-----BEGIN")) + 1  # the signed block
+    lines[body] = lines[body][:5] + ("A" if lines[body][5] != "A" else "B") + lines[body][6:]
+    target.write_text("".join(lines))
+    with pytest.raises(PbemError) as with_checkpoint:
+        session.load(root / "a", ann)
+    os.environ[checkpoint.OFF_ENV] = "1"
+    try:
+        with pytest.raises(PbemError) as without:
+            session.load(root / "a", ann)
+    finally:
+        del os.environ[checkpoint.OFF_ENV]
+    assert str(with_checkpoint.value) == str(without.value)
+
+
+def test_deleting_checkpoints_is_safe(game, monkeypatch):
+    root, ann, _ = game
+    expected = snapshot(fresh(root / "a", ann, monkeypatch))
+    for path in (root / "ann" / checkpoint.DIRECTORY).iterdir():
+        path.unlink()
+    assert snapshot(session.load(root / "a", ann)) == expected
+    assert list((root / "ann" / checkpoint.DIRECTORY).iterdir())  # and the load kept a new one
+
+
+def test_extend_is_the_same_as_a_whole_replay_at_every_message(game):
+    """pbem.match.replay.extend from any prefix gives what replay() gives."""
+    root, ann, _ = game
+    match = session.load(root / "a", ann)
+    whole = replay_module.replay(match.game, match.transcript)
+    for cut in range(1, len(match.transcript) + 1):
+        prefix = session.build_transcript(match.transcript.messages[:cut])
+        part = replay_module.replay(match.game, prefix)
+        carried = replay_module.extend(part, match.transcript)
+        assert (carried.state, carried.events, carried.rolls, carried.pending) == (
+            whole.state, whole.events, whole.rolls, whole.pending)
