@@ -99,25 +99,28 @@ def test_turn_1_movement_after_the_landings(opening, tmp_path):
     assert a.run("show", a.game, "--svg", svg).exit_code == 0 and "<svg" in svg.read_text()
 
 
-def test_the_demo_orders_are_valid_orders_files_and_a_game_resumes_from_files_alone(tmp_path):
+def test_the_demo_orders_are_valid_orders_files_and_a_game_resumes_from_files_alone(tmp_path, tmp_path_factory):
     """DESIGN 4.4: a game interrupted at any message resumes from its files
-    and the player's key; the bot's saved orders are real orders files."""
+    and the player's key; the bot's saved orders are real orders files.
+    (The Ambon demo played once for the session: tests/demo_games.py.)"""
     import shutil
     import tomllib
 
-    from pbem.app import demo
+    from demo_games import ambon_game
+
     from pbem.games.ambon import GAME
     from pbem.match import session
     from pbem.protocol.keystore import Keystore
 
-    report = demo.run(tmp_path / "demo", "ambon")
-    orders = sorted((tmp_path / "demo" / "orders").glob("*.toml"))
+    played = ambon_game(tmp_path_factory)
+    report = played.report
+    orders = sorted((played.root / "orders").glob("*.toml"))
     assert len(orders) >= 20
     for path in orders:
         side = path.stem.split("-")[1]
         GAME.parse_orders(tomllib.loads(path.read_text()), side)  # every file parses
-    jack = Keystore(tmp_path / "demo" / "jack" / "keystore").load(lambda: None)
-    files = sorted((tmp_path / "demo" / "jack" / "game").glob("*.pbem"))
+    jack = Keystore(played.root / "jack" / "keystore").load(lambda: None)
+    files = sorted((played.root / "jack" / "game").glob("*.pbem"))
     for cut in (3, len(files) // 2):  # interrupted after message cut-1: copy only the files
         fresh = tmp_path / f"resume-{cut}"
         fresh.mkdir()

@@ -169,8 +169,13 @@ class Player:
         if chain.anchor != transcript.anchors.get(side, chain.anchor):
             raise UsageError(f"this key does not regenerate {side}'s chain anchor; was the game started with another key?")
         player = cls(identity, side, secret, chain, fresh=fresh)
-        for m, msg in enumerate(transcript.messages):
-            if msg.side == side and msg.body["sealed"]:
+        # the store is the one sealed in the player's latest message: each message
+        # re-seals the whole store once it holds anything (compose), so an empty
+        # 'sealed' there means nothing is sealed yet
+        own = [m for m in (len(transcript) - 1, len(transcript) - 2) if m >= 0 and transcript.side_of(m) == side]
+        for m in own:
+            msg = transcript.messages[m]
+            if msg.body["sealed"]:
                 blob = base64.b64decode(msg.body["sealed"])
                 player.store = sealed.open_store(secret, transcript.game, msg.author, m, blob)
         return player
@@ -188,6 +193,7 @@ class Match:
     game: Any
     player: Player | None
     replay: Replay
+    files: list[tuple[str, bytes]] | None = field(default=None, repr=False, compare=False)  # as read: (name, bytes)
 
     @property
     def my_turn(self) -> bool:
@@ -242,22 +248,23 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
         result = extend(restored, transcript, next_value=next_value)
     else:
         result = replay(game, transcript, next_value=next_value)
-    match = Match(gamedir, transcript, game, player, result)
+    match = Match(gamedir, transcript, game, player, result, raw)
     if keep and checkpoints and (restored is None or len(restored.transcript) < len(transcript)):
         checkpoints.keep(gamedir.path, raw, result, identity)
     return match
 
 
-def keep_checkpoint(match: Match, identity: Any) -> None:
-    """Renew the replay checkpoint after a command added a message (receive, play)."""
+def keep_checkpoint(match: Match, identity: Any, written: Iterable[Path]) -> None:
+    """Renew the replay checkpoint after a command wrote the message files
+    ``written`` on top of those its load read (receive, play)."""
     from pbem.match.checkpoint import Checkpoints
 
     checkpoints = Checkpoints.of(identity)
-    if checkpoints is None:
+    if checkpoints is None or match.files is None:
         return
-    files = match.directory.message_files()
+    files = match.files + [(path.name, path.read_bytes()) for path in written]
     if len(files) == len(match.transcript):
-        checkpoints.keep(match.directory.path, [(p.name, p.read_bytes()) for _, _, p in files], match.replay, identity)
+        checkpoints.keep(match.directory.path, files, match.replay, identity)
 
 
 # --------------------------------------------------------------------------- writing messages
@@ -467,6 +474,7 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
     imported: list[Path] = []
     with gamedir.lock():
         match = load(gamedir.path, identity, keep=False)
+        read = match.files
         for path, msg in incoming:
             transcript = match.transcript
             seq = msg.seq
@@ -482,9 +490,9 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
             next_value = match.player.next_value(len(trial)) if trial.side_of(len(trial)) == match.player.side else None
             result = extend(match.replay, trial, next_value=next_value)
             imported.append(gamedir.write_message(seq, msg.side, msg.armored(_summary_of(path.read_text("utf-8", "replace")))))
-            match = Match(gamedir, trial, match.game, Player.of(identity, trial), result)
+            match = Match(gamedir, trial, match.game, Player.of(identity, trial), result, read)
         if imported:
-            keep_checkpoint(match, identity)
+            keep_checkpoint(match, identity, imported)
     return ReceiveResult(imported, match)
 
 
@@ -506,8 +514,8 @@ def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Pla
         events = [e for s, e in result.events if s == seq]
         summary = summary_lines(match.game.name, seq, match.player.side, [e.sentence() for e in events])
         path = gamedir.write_message(seq, match.player.side, draft.armored(summary))
-        played = Match(gamedir, result.transcript, match.game, match.player, result)
-        keep_checkpoint(played, identity)
+        played = Match(gamedir, result.transcript, match.game, match.player, result, match.files)
+        keep_checkpoint(played, identity, [path])
     return PlayResult(path, events, played)
 
 
