@@ -139,3 +139,53 @@ def test_extend_is_the_same_as_a_whole_replay_at_every_message(game):
         carried = replay_module.extend(part, match.transcript)
         assert (carried.state, carried.events, carried.rolls, carried.pending) == (
             whole.state, whole.events, whole.rolls, whole.pending)
+
+
+# --------------------------------------------------------------------------- the history (pbem.match.history)
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from pbem.match.history import History, newest  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.sampled_from(["add", "pickle", "truncate"]), st.integers(0, 50)),
+                max_size=30))
+def test_a_history_is_the_list_it_stands_for_through_pickling_and_truncation(steps):
+    import pickle
+
+    history, reference = History(), []
+    for n, action, at in steps:
+        if action == "add":
+            new = [(len(reference) + i, "x") for i in range(n)]
+            history += new
+            reference += new
+        elif action == "pickle":
+            history = pickle.loads(pickle.dumps(history.split_at(min(at, len(reference)))))
+        else:
+            cut = min(at, len(reference))
+            history, reference = history.truncated(cut), reference[:cut]
+        assert len(history) == len(reference) and list(history) == reference
+        assert history[len(reference) // 2:] == reference[len(reference) // 2:]
+        if reference:
+            assert history[-1] == reference[-1] and history[0] == reference[0]
+        assert newest(history, lambda item: item[0] >= 3) == [i for i in reference if i[0] >= 3]
+
+
+def test_a_command_on_a_checkpoint_does_not_unpickle_the_old_history(game, monkeypatch):
+    """What receive and play read of a restored replay is only what is new."""
+    root, ann, bob = game
+    loaded = []
+    real = History._older
+
+    def counting(self):
+        import traceback
+
+        loaded.append((len(self), "".join(traceback.format_stack(limit=5))))
+        return real(self)
+
+    monkeypatch.setattr(History, "_older", counting)
+    result = session.play(root / "a", ann, ROLLS)
+    session.receive(root / "b", [result.path], bob)
+    assert loaded == []
+    assert "fire" in " ".join(e.text for e in result.events)

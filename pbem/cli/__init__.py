@@ -528,7 +528,9 @@ def draw_match(out: Any, match: Any, view: Any) -> None:
 
     if board.has_board(match.game, view):
         last = len(match.transcript) - 1
-        events = [e for s, e in match.replay.events if s == last]
+        from pbem.match.history import newest
+
+        events = [e for s, e in newest(match.replay.events, lambda item: item[0] >= last) if s == last]
         board.print_board(out, match.game, view, you=match.player.side, events=events)
         render.print_turn(out, match)
     else:

@@ -249,7 +249,9 @@ def summary_text(match: Any, seq: int) -> str:
             "then send back the file it names (pbem mail YOUR_GAME_DIR).",
         ]
     else:
-        events = [e for s, e in replay.events if s == seq]
+        from pbem.match.history import newest
+
+        events = [e for s, e in newest(replay.events, lambda item: item[0] >= seq) if s == seq]
         lines.append("What happened:" if events else "What happened: nothing but the turn passing (no orders).")
         lines += [f"  {e.sentence()}" for e in events]
         pending = [d for d in replay.pending if d.key_seq == seq]

@@ -141,7 +141,11 @@ class Checkpoints:
         if len(files) != len(transcript):
             return False
         header = self._header(game, transcript, files_digest(files), len(files))
-        body = pickle.dumps(copy_of(replay, game=None), protocol=pickle.HIGHEST_PROTOCOL)
+        kept = copy_of(replay, game=None)
+        if replay.base is not None:  # chunks cut at the base: the next load extends from there unpickling nothing old
+            kept = copy_of(kept, events=replay.events.split_at(replay.base.events),
+                           rolls=replay.rolls.split_at(replay.base.rolls))
+        body = pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL)
         nonce = os.urandom(12)
         sealed = ChaCha20Poly1305(self._key(identity, transcript.game)).encrypt(nonce, body, header)
         data = len(header).to_bytes(4, "big") + header + nonce + sealed

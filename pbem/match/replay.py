@@ -24,6 +24,7 @@ from typing import Any
 from pbem.engine import contract
 from pbem.engine.machine import DiceDue, DiceRolled, Event, MessageEnd, Opened, Ordered, RevealDue, Sealed
 from pbem.errors import HiddenInfoError, IllegalOrderError, IntegrityError
+from pbem.match.history import History
 from pbem.protocol.dice import dice_key, roll
 from pbem.protocol.transcript import Transcript
 
@@ -71,8 +72,8 @@ class Replay:
     game: Any
     transcript: Transcript
     state: Any
-    events: list[tuple[int, Event]] = field(default_factory=list)
-    rolls: list[RollRecord] = field(default_factory=list)
+    events: History = field(default_factory=History)  # (seq, event), oldest first
+    rolls: History = field(default_factory=History)  # RollRecord, oldest first
     pending: tuple[DiceDue, ...] = ()
     base: Base | None = None  # None: nothing replayed yet (state is the initial state)
 
@@ -162,10 +163,10 @@ def extend(previous: Replay, transcript: Transcript, *, next_value: bytes | None
                            for i in (done - 1,) if i >= 0):
         raise IntegrityError("a replay can only be extended by the messages that follow it")
     if previous.base is None:
-        state, events, rolls = previous.state, [], []
+        state, events, rolls = previous.state, History(), History()
     else:
         state = previous.base.state
-        events, rolls = previous.events[: previous.base.events], previous.rolls[: previous.base.rolls]
+        events, rolls = previous.events.truncated(previous.base.events), previous.rolls.truncated(previous.base.rolls)
     result = Replay(game, transcript, state, events, rolls)
     base = previous.base
     for seq in range(done, count):

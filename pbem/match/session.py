@@ -27,6 +27,7 @@ from pbem.errors import (
     VerificationError,
 )
 from pbem.match.directory import GameDirectory, message_name
+from pbem.match.history import newest
 from pbem.match.replay import Replay, actions_for, apply_message, extend, replay
 from pbem.protocol import sealed
 from pbem.protocol.chain import HashChain, chain_seed
@@ -511,7 +512,7 @@ def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Pla
         match = load(gamedir.path, identity, keep=False)
         draft, result = compose(match, orders)
         seq = len(match.transcript)
-        events = [e for s, e in result.events if s == seq]
+        events = [e for _, e in newest(result.events, lambda item: item[0] == seq)]
         summary = summary_lines(match.game.name, seq, match.player.side, [e.sentence() for e in events])
         path = gamedir.write_message(seq, match.player.side, draft.armored(summary))
         played = Match(gamedir, result.transcript, match.game, match.player, result, match.files)

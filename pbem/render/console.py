@@ -10,6 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from pbem.engine import contract
+from pbem.match.history import newest
 
 
 def _seq(n: int) -> str:
@@ -25,15 +26,15 @@ def match_json(match: Any, since: int = 0) -> dict[str, Any]:
         "messages": len(match.transcript),
         "next": None if replay.over else {"seq": replay.next_seq, "side": replay.next_side},
         "over": replay.over,
-        "events": [{"seq": s, **e.to_json()} for s, e in replay.events if s >= since],
-        "rolls": [r.to_json() for r in replay.rolls if r.key_seq >= since],
+        "events": [{"seq": s, **e.to_json()} for s, e in newest(replay.events, lambda item: item[0] >= since)],
+        "rolls": [r.to_json() for r in newest(replay.rolls, lambda r: r.key_seq >= since)],
         "pending_dice": [{"label": d.label, "dice": f"{d.count}d{d.sides}", "keyed_by": d.key_seq} for d in replay.pending],
         "view": match.view(),
     }
 
 
 def print_events(out: Console, match: Any, since: int = 0) -> None:
-    for seq, event in match.replay.events:
+    for seq, event in newest(match.replay.events, lambda item: item[0] >= since):
         if seq >= since:
             out.print(f"[dim]{_seq(seq)}[/dim] {escape(event.sentence())}", highlight=False)
 
