@@ -141,11 +141,11 @@ def test_extend_is_the_same_as_a_whole_replay_at_every_message(game):
             whole.state, whole.events, whole.rolls, whole.pending)
 
 
-# --------------------------------------------------------------------------- the history (pbem.match.history)
+# --------------------------------------------------------------------------- the history (pbem.engine.history)
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from pbem.match.history import History, newest  # noqa: E402
+from pbem.engine.history import History, newest  # noqa: E402
 
 
 @settings(max_examples=60, deadline=None)

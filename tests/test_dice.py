@@ -430,3 +430,17 @@ def test_message_2_cannot_carry_a_setup(three_messages, ann):
     msg = forged(ann, three_messages[2], setup=three_messages[0].body["setup"])
     with pytest.raises(IntegrityError, match="only message 0 may carry a setup"):
         transcript_of(three_messages[:2]).add(msg)
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=32, max_size=32), st.text(max_size=20), st.integers(0, 12),
+       st.sampled_from([2, 3, 6, 7, 10, 20, 100, 1000, 2**63 + 5]))
+def test_4_3_roll_is_the_labelled_substream_written_out(key, label, count, sides):
+    """protocol.dice.roll (one-shot HMACs, the engine's path) gives exactly
+    DiceStream(key, label).dice(count, sides), rejection sampling included."""
+    from pbem.protocol.dice import DiceStream, roll
+
+    assert roll(key, label, count, sides) == DiceStream(key, label).dice(count, sides)

@@ -528,7 +528,7 @@ def draw_match(out: Any, match: Any, view: Any) -> None:
 
     if board.has_board(match.game, view):
         last = len(match.transcript) - 1
-        from pbem.match.history import newest
+        from pbem.engine.history import newest
 
         events = [e for s, e in newest(match.replay.events, lambda item: item[0] >= last) if s == last]
         board.print_board(out, match.game, view, you=match.player.side, events=events)

@@ -249,7 +249,7 @@ def summary_text(match: Any, seq: int) -> str:
             "then send back the file it names (pbem mail YOUR_GAME_DIR).",
         ]
     else:
-        from pbem.match.history import newest
+        from pbem.engine.history import newest
 
         events = [e for s, e in newest(replay.events, lambda item: item[0] >= seq) if s == seq]
         lines.append("What happened:" if events else "What happened: nothing but the turn passing (no orders).")

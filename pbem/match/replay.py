@@ -24,7 +24,7 @@ from typing import Any
 from pbem.engine import contract
 from pbem.engine.machine import DiceDue, DiceRolled, Event, MessageEnd, Opened, Ordered, RevealDue, Sealed
 from pbem.errors import HiddenInfoError, IllegalOrderError, IntegrityError
-from pbem.match.history import History
+from pbem.engine.history import History
 from pbem.protocol.dice import dice_key, roll
 from pbem.protocol.transcript import Transcript
 

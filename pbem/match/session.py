@@ -27,7 +27,7 @@ from pbem.errors import (
     VerificationError,
 )
 from pbem.match.directory import GameDirectory, message_name
-from pbem.match.history import newest
+from pbem.engine.history import newest
 from pbem.match.replay import Replay, actions_for, apply_message, extend, replay
 from pbem.protocol import sealed
 from pbem.protocol.chain import HashChain, chain_seed

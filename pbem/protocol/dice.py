@@ -89,7 +89,23 @@ class DiceStream:
 
 
 def roll(key: bytes, label: str, count: int, sides: int) -> tuple[int, ...]:
-    return DiceStream(key, label).dice(count, sides)
+    """``count`` dice of ``sides`` faces from the substream of ``label``:
+    ``DiceStream(key, label).dice(count, sides)``, written out with one-shot
+    HMACs (the engine's every roll comes here; see benchmarks/run.py)."""
+    if not 1 <= sides <= U64:
+        raise ValueError("below(n) needs 1 <= n <= 2**64")
+    substream = hmac.digest(key, ROLL_PREFIX + label.encode("utf-8"), "sha256")
+    limit = U64 - (U64 % sides)
+    values: list[int] = []
+    buffer, counter = b"", 0
+    while len(values) < count:
+        if len(buffer) < 8:
+            buffer += hmac.digest(substream, counter.to_bytes(4, "big"), "sha256")
+            counter += 1
+        value, buffer = int.from_bytes(buffer[:8], "big"), buffer[8:]
+        if value < limit:
+            values.append(value % sides + 1)
+    return tuple(values)
 
 
 # --------------------------------------------------------------------------- dice expressions

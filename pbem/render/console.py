@@ -10,7 +10,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from pbem.engine import contract
-from pbem.match.history import newest
+from pbem.engine.history import newest
 
 
 def _seq(n: int) -> str:

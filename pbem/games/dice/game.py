@@ -14,7 +14,7 @@ Rule ids cited in errors are the sections of docs/games/dice.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Sequence
 
 from pbem.engine.machine import (
@@ -31,6 +31,7 @@ from pbem.engine.machine import (
     replace,
 )
 from pbem.engine import notes
+from pbem.engine.history import History
 from pbem.engine.later import dice_due, match_roll
 from pbem.engine.orders import typed_orders
 from pbem.errors import InputError
@@ -72,13 +73,15 @@ class Roll:
 @dataclass(frozen=True)
 class DiceState:
     sides: tuple[str, str]
-    done: tuple[Roll, ...] = ()  # every roll resolved, in the order declared
+    # every roll resolved, in the order declared; a History, so that a replay
+    # checkpoint keeps the old ones pickled until a view reads them
+    done: History = field(default_factory=History)
     pending: tuple[Roll, ...] = ()  # declared, waiting for dice: only these are looked at per step
 
     @property
     def rolls(self) -> tuple[Roll, ...]:
         """Every roll declared, in order (the pending ones are the newest)."""
-        return self.done + self.pending
+        return tuple(self.done) + self.pending
     notes: tuple[notes.Note, ...] = ()
     ending_by: str | None = None
     over: bool = False
@@ -180,7 +183,7 @@ class DiceGame(notes.EndedByOrder, Dispatching):
         if new.resolved:
             # rolls resolve in the order declared (all those keyed by a message
             # before the next is applied), so ``done`` stays in that order
-            done, pending = state.done + (new,), state.pending[:i] + state.pending[i + 1 :]
+            done, pending = state.done.appended(new), state.pending[:i] + state.pending[i + 1 :]
             shown = " + ".join(str(list(v)) for v in new.values)
             mod = new.expression.modifier
             shown += f" {'+' if mod > 0 else '-'} {abs(mod)}" if mod else ""

@@ -1,6 +1,6 @@
-"""A replay's history -- its events and rolls -- as a list whose older part
-stays pickled until someone reads it (issue 15: a command works on what is
-new).
+"""A history -- a replay's events and rolls, a game's record of what is
+done -- as a list whose older part stays pickled until someone reads it
+(issue 15: a command works on what is new).
 
 A replay checkpoint (:mod:`pbem.match.checkpoint`) keeps the history as
 chunks: the items each command added, pickled once, oldest first.  Loading
@@ -92,6 +92,13 @@ class History(Sequence):
     def __iadd__(self, items: Iterable[Any]) -> "History":
         self._tail.extend(items)
         return self
+
+    def appended(self, item: Any) -> "History":
+        """A new history with ``item`` added (this one unchanged): for
+        immutable game states."""
+        copy = self.truncated(len(self))
+        copy._tail.append(item)
+        return copy
 
     def truncated(self, count: int) -> "History":
         """A new history of the first ``count`` items (this one unchanged);
