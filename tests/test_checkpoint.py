@@ -92,8 +92,9 @@ def test_a_checkpoint_that_does_not_match_or_open_is_ignored(game, monkeypatch, 
         path.write_bytes(checkpoint.Checkpoints(root / "bob").path_for(root / "b").read_bytes())
     else:
         monkeypatch.setattr(checkpoint, "code_digest", lambda game: "another pbem")
+    files = sorted((root / "a").glob("*.pbem"))
     restored = checkpoint.Checkpoints(root / "ann").restore(
-        root / "a", [(p.name, p.read_bytes()) for p in sorted((root / "a").glob("*.pbem"))], ann, session._game_for)
+        root / "a", [(p.name, p.stat()) for p in files], lambda i: files[i].read_bytes(), ann, session._game_for)
     assert restored is None
     assert snapshot(session.load(root / "a", ann)) == snapshot(fresh(root / "a", ann, monkeypatch))
 
@@ -117,6 +118,26 @@ def test_a_tampered_message_file_is_caught_though_a_checkpoint_covers_it(game):
     finally:
         del os.environ[checkpoint.OFF_ENV]
     assert str(with_checkpoint.value) == str(without.value)
+
+
+def test_a_touched_file_is_read_and_compared_and_an_unchanged_one_is_not_read(game, monkeypatch):
+    """While a covered file's name, size, inode, mtime and ctime are as they
+    were, its bytes are not read again; a touched one is read and compared."""
+    root, ann, _ = game
+    files = sorted((root / "a").glob("*.pbem"))
+    reads: list[int] = []
+
+    def read(i):
+        reads.append(i)
+        return files[i].read_bytes()
+
+    checkpoints = checkpoint.Checkpoints(root / "ann")
+    entries = [(p.name, p.stat()) for p in files]
+    assert checkpoints.restore(root / "a", entries, read, ann, session._game_for) is not None and reads == []
+    os.utime(files[2])  # same bytes, a new mtime: read, compared, still good
+    entries = [(p.name, p.stat()) for p in files]
+    assert checkpoints.restore(root / "a", entries, read, ann, session._game_for) is not None
+    assert reads == list(range(len(files)))
 
 
 def test_deleting_checkpoints_is_safe(game, monkeypatch):

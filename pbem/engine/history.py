@@ -3,7 +3,9 @@ done -- as a list whose older part stays pickled until someone reads it
 (issue 15: a command works on what is new).
 
 A replay checkpoint (:mod:`pbem.match.checkpoint`) keeps the history as
-chunks: the items each command added, pickled once, oldest first.  Loading
+chunks: the items each command added, pickled once, oldest first, and
+joined as bytes (pickle streams one after the other) so that a checkpoint
+holds at most two: what came before the replay's base, and after it.  Loading
 a checkpoint does not unpickle them; appending, ``len``, and reading the
 items added since (:meth:`History.since`, an index or slice among them) do
 not either.  Anything that reads older items (``pbem log``, a whole-game
@@ -12,6 +14,7 @@ render) unpickles every chunk once.
 
 from __future__ import annotations
 
+import io
 import pickle
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -33,7 +36,9 @@ class History(Sequence):
         if self._items is None:
             items: list[Any] = []
             for chunk in self._chunks:
-                items.extend(pickle.loads(chunk))
+                stream = io.BytesIO(chunk)
+                while stream.tell() < len(chunk):
+                    items.extend(pickle.load(stream))
             self._items = items
         return self._items
 
@@ -123,10 +128,11 @@ class History(Sequence):
         if self._count < index < len(self):
             cut = index - self._count
             head, copy._tail = copy._tail[:cut], copy._tail[cut:]
-            copy._chunks = copy._chunks + [pickle.dumps(head, protocol=pickle.HIGHEST_PROTOCOL)]
-            copy._sizes = copy._sizes + [len(head)]
-            copy._lasts = copy._lasts + [head[-1]]
+            # one chunk for everything up to ``index``: the old ones joined, bytes to bytes
+            copy._chunks = [b"".join(copy._chunks) + pickle.dumps(head, protocol=pickle.HIGHEST_PROTOCOL)]
+            copy._lasts = [head[-1]]
             copy._count += len(head)
+            copy._sizes = [copy._count]
             if copy._items is not None:
                 copy._items = copy._items + head
         return copy
@@ -138,6 +144,8 @@ class History(Sequence):
         if self._tail:
             chunks = chunks + [pickle.dumps(self._tail, protocol=pickle.HIGHEST_PROTOCOL)]
             sizes, lasts = sizes + [len(self._tail)], lasts + [self._tail[-1]]
+        if len(chunks) > 2:  # all but the newest joined: a checkpoint holds two at most
+            chunks, sizes, lasts = [b"".join(chunks[:-1]), chunks[-1]], [sum(sizes[:-1]), sizes[-1]], lasts[-2:]
         return {"chunks": chunks, "sizes": sizes, "lasts": lasts}
 
     def __setstate__(self, state: dict[str, Any]) -> None:

@@ -12,7 +12,12 @@ used only when everything it depends on matches, else ignored (and rebuilt
 by the next command):
 
 * **the files it covers** -- the names and exact bytes of the first *k*
-  message files, which must still be the first *k* files of the directory;
+  message files, which must still be the first *k* files of the directory.
+  The bytes' digest is a chain (each file's digest folds in the one before),
+  so a command adds only its new files to it; while every covered file's
+  name, size, inode, mtime and ctime are unchanged (the ctime cannot be set
+  back from user space) the files are not read again, and any change makes
+  them read and compared with the digest;
 * **the game** -- its id, module name and version, ruleset hash;
 * **the code** -- size and modification time of every file of the pbem
   package and of the game's package and data set, so an upgrade or an
@@ -36,7 +41,7 @@ import pickle
 import sys
 from dataclasses import replace as copy_of
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 try:  # CPython's own BLAKE2 (see viewcache)
     from _blake2 import blake2b
@@ -54,13 +59,32 @@ def _hash(data: bytes = b"") -> Any:
     return blake2b(data, digest_size=32)
 
 
-def files_digest(files: Sequence[tuple[str, bytes]]) -> str:
-    """BLAKE2b-256 of the names and bytes of ``files`` ((name, bytes), in order)."""
-    digest = _hash(FORMAT.encode())
+def files_digest(files: Sequence[tuple[str, bytes]], previous: str | None = None) -> str:
+    """The chained BLAKE2b-256 of the names and bytes of ``files`` ((name,
+    bytes), in order) after those ``previous`` covers (None: from the first)."""
+    value = previous or _hash(FORMAT.encode()).hexdigest()
     for name, data in files:
+        digest = _hash(bytes.fromhex(value))
         digest.update(b"%s\x00%d\x00" % (name.encode(), len(data)))
         digest.update(data)
+        value = digest.hexdigest()
+    return value
+
+
+def stamps_digest(entries: Sequence[tuple[str, os.stat_result]]) -> str:
+    """BLAKE2b-256 of each file's name, size, device, inode, mtime and ctime."""
+    digest = _hash(FORMAT.encode())
+    for name, st in entries:
+        digest.update(b"%s\x00%d %d %d %d %d\x00" % (name.encode(), st.st_size, st.st_dev, st.st_ino, st.st_mtime_ns,
+                                                       st.st_ctime_ns))
     return digest.hexdigest()
+
+
+class Covered(NamedTuple):
+    """The message files a replay covers: how many, and their chained digest."""
+
+    count: int
+    digest: str
 
 
 def code_digest(game: Any) -> str:
@@ -111,7 +135,7 @@ class Checkpoints:
         return self.home / DIRECTORY / (_hash(where.encode("utf-8")).hexdigest()[:32] + ".bin")
 
     @staticmethod
-    def _header(game: Any, transcript: Any, covered: str, count: int) -> bytes:
+    def _header(game: Any, transcript: Any, covered: str, count: int, stamps: str) -> bytes:
         setup = transcript.setup
         head = {
             "format": FORMAT,
@@ -121,6 +145,7 @@ class Checkpoints:
             "ruleset": setup.get("ruleset"),
             "count": count,
             "files": covered,
+            "stamps": stamps,
             "code": code_digest(game),
         }
         return json.dumps(head, sort_keys=True, separators=(",", ":")).encode()
@@ -131,16 +156,17 @@ class Checkpoints:
 
         return derive_secret(identity, _CONTEXT + game_id.encode())
 
-    def keep(self, directory: str | os.PathLike[str], files: Sequence[tuple[str, bytes]], replay: Any,
-             identity: Any) -> bool:
-        """Keep ``replay`` (of the messages in ``files``, the directory's
-        first files, verified) for ``identity``; False if it cannot be written."""
+    def keep(self, directory: str | os.PathLike[str], covered: Covered, entries: Sequence[tuple[str, os.stat_result]],
+             replay: Any, identity: Any) -> bool:
+        """Keep ``replay`` (verified) of the files ``covered`` describes --
+        the directory's first files, ``entries`` their names and stats -- for
+        ``identity``; False if it cannot be written."""
         from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
         transcript, game = replay.transcript, replay.game
-        if len(files) != len(transcript):
+        if covered.count != len(transcript) or len(entries) != covered.count:
             return False
-        header = self._header(game, transcript, files_digest(files), len(files))
+        header = self._header(game, transcript, covered.digest, covered.count, stamps_digest(entries))
         kept = copy_of(replay, game=None)
         if replay.base is not None:  # chunks cut at the base: the next load extends from there unpickling nothing old
             kept = copy_of(kept, events=replay.events.split_at(replay.base.events),
@@ -159,11 +185,13 @@ class Checkpoints:
         except OSError:
             return False  # a read-only keystore: no checkpoint, nothing else changes
 
-    def restore(self, directory: str | os.PathLike[str], files: Sequence[tuple[str, bytes]], identity: Any,
-                game_for: Any) -> Any | None:
-        """The kept replay of a prefix of ``files`` (the directory's message
-        files, in order) if everything it depends on matches, else None.
-        ``game_for(transcript)`` gives the game object the files are played with."""
+    def restore(self, directory: str | os.PathLike[str], entries: Sequence[tuple[str, os.stat_result]],
+                read: Callable[[int], bytes], identity: Any, game_for: Any) -> tuple[Any, Covered] | None:
+        """The kept replay of a prefix of the directory's message files
+        (``entries``: their names and stats, in order; ``read(i)``: the bytes
+        of the i-th) and what it covers, if everything it depends on matches;
+        else None.  ``game_for(transcript)`` gives the game object the files
+        are played with."""
         from cryptography.exceptions import InvalidTag
         from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
@@ -173,10 +201,11 @@ class Checkpoints:
             header, nonce, sealed = data[4:4 + size], data[4 + size:16 + size], data[16 + size:]
             head = json.loads(header)
             count = head["count"]
-            if head.get("format") != FORMAT or not isinstance(count, int) or not 0 < count <= len(files):
+            if head.get("format") != FORMAT or not isinstance(count, int) or not 0 < count <= len(entries):
                 return None
-            if head["files"] != files_digest(files[:count]):
-                return None
+            if head["stamps"] != stamps_digest(entries[:count]):  # a file touched: its bytes decide
+                if head["files"] != files_digest([(entries[i][0], read(i)) for i in range(count)]):
+                    return None
             body = ChaCha20Poly1305(self._key(identity, str(head["game"]))).decrypt(nonce, sealed, header)
         except (OSError, ValueError, KeyError, TypeError, InvalidTag):
             return None
@@ -190,9 +219,9 @@ class Checkpoints:
             game = game_for(replay.transcript)
         except PbemError:
             return None  # the files' own load says why
-        if header != self._header(game, replay.transcript, head["files"], count):
+        if header != self._header(game, replay.transcript, head["files"], count, head["stamps"]):
             return None  # another game version, ruleset or pbem code: replay from the files
-        return copy_of(replay, game=game)
+        return copy_of(replay, game=game), Covered(count, head["files"])
 
     def forget(self, directory: str | os.PathLike[str]) -> None:
         try:

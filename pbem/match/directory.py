@@ -72,22 +72,35 @@ class GameDirectory:
 
     def message_files(self) -> list[tuple[int, str, Path]]:
         """``(seq, side, path)`` of every message file, by seq."""
+        return [(seq, side, path) for seq, side, path, _ in self.message_entries()]
+
+    def message_entries(self) -> list[tuple[int, str, Path, os.stat_result]]:
+        """``(seq, side, path, stat)`` of every message file, by seq (one
+        directory scan; the stat is what a replay checkpoint compares)."""
         if not self.path.is_dir():
             return []
         found = []
-        for entry in self.path.iterdir():
-            match = FILE_RE.match(entry.name)
-            if match:
-                found.append((int(match.group(1)), match.group(2), entry))
-        found.sort()
-        seqs = [seq for seq, _, _ in found]
+        with os.scandir(self.path) as entries:
+            for entry in entries:
+                match = FILE_RE.match(entry.name)
+                if match:
+                    try:
+                        stat = entry.stat()
+                    except FileNotFoundError:  # removed while listing
+                        continue
+                    found.append((int(match.group(1)), match.group(2), self.path / entry.name, stat))
+        found.sort(key=lambda item: (item[0], item[1]))
+        seqs = [item[0] for item in found]
         if len(seqs) != len(set(seqs)):
             dup = next(s for s in seqs if seqs.count(s) > 1)
             raise IntegrityError(f"{self.path}: two files for message {dup:04d}")
         return found
 
     def require(self) -> list[tuple[int, str, Path]]:
-        files = self.message_files()
+        return [(seq, side, path) for seq, side, path, _ in self.require_entries()]
+
+    def require_entries(self) -> list[tuple[int, str, Path, os.stat_result]]:
+        files = self.message_entries()
         if not files:
             raise UsageError(
                 f"{self.path} holds no pbem game (no NNNN-SIDE.pbem files); to accept a proposal: "

@@ -194,7 +194,7 @@ class Match:
     game: Any
     player: Player | None
     replay: Replay
-    files: list[tuple[str, bytes]] | None = field(default=None, repr=False, compare=False)  # as read: (name, bytes)
+    covered: Any = field(default=None, repr=False, compare=False)  # the files read (checkpoint.Covered)
 
     @property
     def my_turn(self) -> bool:
@@ -219,20 +219,29 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
     (:mod:`pbem.match.checkpoint`) covers the messages it matches: only the
     messages since are verified and applied, and the checkpoint is renewed
     (unless not ``keep``: a command that writes a message renews it after)."""
-    from pbem.match.checkpoint import Checkpoints
+    from pbem.match.checkpoint import Checkpoints, Covered, files_digest
 
     gamedir = GameDirectory(directory)
-    files = gamedir.require()
-    raw = []
-    for _, _, path in files:
+    entries = gamedir.require_entries()
+
+    def read(i: int) -> bytes:
+        path = entries[i][2]
         try:
-            raw.append((path.name, path.read_bytes()))
+            return path.read_bytes()
         except OSError as err:
             raise InputError(f"cannot read {path}: {err.strerror}") from err
+
     checkpoints = Checkpoints.of(identity) if identity is not None else None
-    restored = checkpoints.restore(gamedir.path, raw, identity, _game_for) if checkpoints else None
+    kept = None
+    if checkpoints:
+        kept = checkpoints.restore(gamedir.path, [(p.name, st) for _, _, p, st in entries], read, identity, _game_for)
+    restored, covered = kept if kept else (None, Covered(0, None))
     transcript = restored.transcript.copy() if restored else Transcript()
-    for (seq, side, path), (_, data) in zip(files[len(transcript):], raw[len(transcript):]):
+    new_files = []
+    for i in range(len(transcript), len(entries)):
+        seq, side, path, _ = entries[i]
+        data = read(i)
+        new_files.append((path.name, data))
         found = read_messages([path], {path: data})
         if len(found) != 1:
             raise IntegrityError(f"{path.name}: a message file must hold exactly one message, holds {len(found)}")
@@ -240,6 +249,7 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
         transcript.add(msg)
         if msg.seq != seq or msg.side != side:
             raise IntegrityError(f"{path.name} holds message {msg.seq:04d} by {msg.side} (renamed file?)")
+    covered = Covered(len(transcript), files_digest(new_files, covered.digest))
     game = restored.game if restored else _game_for(transcript)
     player = Player.of(identity, transcript) if identity is not None else None
     next_value = None
@@ -249,23 +259,27 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
         result = extend(restored, transcript, next_value=next_value)
     else:
         result = replay(game, transcript, next_value=next_value)
-    match = Match(gamedir, transcript, game, player, result, raw)
-    if keep and checkpoints and (restored is None or len(restored.transcript) < len(transcript)):
-        checkpoints.keep(gamedir.path, raw, result, identity)
+    match = Match(gamedir, transcript, game, player, result, covered)
+    if keep and checkpoints and len(new_files):
+        checkpoints.keep(gamedir.path, covered, [(p.name, st) for _, _, p, st in entries], result, identity)
     return match
 
 
 def keep_checkpoint(match: Match, identity: Any, written: Iterable[Path]) -> None:
     """Renew the replay checkpoint after a command wrote the message files
     ``written`` on top of those its load read (receive, play)."""
-    from pbem.match.checkpoint import Checkpoints
+    from pbem.match.checkpoint import Checkpoints, Covered, files_digest
 
     checkpoints = Checkpoints.of(identity)
-    if checkpoints is None or match.files is None:
+    if checkpoints is None or match.covered is None:
         return
-    files = match.files + [(path.name, path.read_bytes()) for path in written]
-    if len(files) == len(match.transcript):
-        checkpoints.keep(match.directory.path, files, match.replay, identity)
+    written = list(written)
+    digest = files_digest([(path.name, path.read_bytes()) for path in written], match.covered.digest)
+    covered = Covered(match.covered.count + len(written), digest)
+    entries = match.directory.message_entries()
+    if len(entries) == covered.count == len(match.transcript):
+        checkpoints.keep(match.directory.path, covered, [(p.name, st) for _, _, p, st in entries], match.replay,
+                         identity)
 
 
 # --------------------------------------------------------------------------- writing messages
@@ -475,7 +489,7 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
     imported: list[Path] = []
     with gamedir.lock():
         match = load(gamedir.path, identity, keep=False)
-        read = match.files
+        covered = match.covered
         for path, msg in incoming:
             transcript = match.transcript
             seq = msg.seq
@@ -491,7 +505,7 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
             next_value = match.player.next_value(len(trial)) if trial.side_of(len(trial)) == match.player.side else None
             result = extend(match.replay, trial, next_value=next_value)
             imported.append(gamedir.write_message(seq, msg.side, msg.armored(_summary_of(path.read_text("utf-8", "replace")))))
-            match = Match(gamedir, trial, match.game, Player.of(identity, trial), result, read)
+            match = Match(gamedir, trial, match.game, Player.of(identity, trial), result, covered)
         if imported:
             keep_checkpoint(match, identity, imported)
     return ReceiveResult(imported, match)
@@ -515,7 +529,7 @@ def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Pla
         events = [e for _, e in newest(result.events, lambda item: item[0] == seq)]
         summary = summary_lines(match.game.name, seq, match.player.side, [e.sentence() for e in events])
         path = gamedir.write_message(seq, match.player.side, draft.armored(summary))
-        played = Match(gamedir, result.transcript, match.game, match.player, result, match.files)
+        played = Match(gamedir, result.transcript, match.game, match.player, result, match.covered)
         keep_checkpoint(played, identity, [path])
     return PlayResult(path, events, played)
 
