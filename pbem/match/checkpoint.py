@@ -81,10 +81,12 @@ def stamps_digest(entries: Sequence[tuple[str, os.stat_result]]) -> str:
 
 
 class Covered(NamedTuple):
-    """The message files a replay covers: how many, and their chained digest."""
+    """The message files a replay covers: how many, their chained digest, and
+    their names and stats (as listed when they were read)."""
 
     count: int
-    digest: str
+    digest: str | None
+    entries: list = []
 
 
 def code_digest(game: Any) -> str:
@@ -156,17 +158,15 @@ class Checkpoints:
 
         return derive_secret(identity, _CONTEXT + game_id.encode())
 
-    def keep(self, directory: str | os.PathLike[str], covered: Covered, entries: Sequence[tuple[str, os.stat_result]],
-             replay: Any, identity: Any) -> bool:
-        """Keep ``replay`` (verified) of the files ``covered`` describes --
-        the directory's first files, ``entries`` their names and stats -- for
-        ``identity``; False if it cannot be written."""
+    def keep(self, directory: str | os.PathLike[str], covered: Covered, replay: Any, identity: Any) -> bool:
+        """Keep ``replay`` (verified) of the files ``covered`` describes (the
+        directory's first files) for ``identity``; False if it cannot be written."""
         from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
         transcript, game = replay.transcript, replay.game
-        if covered.count != len(transcript) or len(entries) != covered.count:
+        if covered.count != len(transcript) or len(covered.entries) != covered.count:
             return False
-        header = self._header(game, transcript, covered.digest, covered.count, stamps_digest(entries))
+        header = self._header(game, transcript, covered.digest, covered.count, stamps_digest(covered.entries))
         kept = copy_of(replay, game=None)
         if replay.base is not None:  # chunks cut at the base: the next load extends from there unpickling nothing old
             kept = copy_of(kept, events=replay.events.split_at(replay.base.events),
@@ -221,7 +221,7 @@ class Checkpoints:
             return None  # the files' own load says why
         if header != self._header(game, replay.transcript, head["files"], count, head["stamps"]):
             return None  # another game version, ruleset or pbem code: replay from the files
-        return copy_of(replay, game=game), Covered(count, head["files"])
+        return copy_of(replay, game=game), Covered(count, head["files"], list(entries[:count]))
 
     def forget(self, directory: str | os.PathLike[str]) -> None:
         try:

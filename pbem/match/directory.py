@@ -72,10 +72,10 @@ class GameDirectory:
 
     def message_files(self) -> list[tuple[int, str, Path]]:
         """``(seq, side, path)`` of every message file, by seq."""
-        return [(seq, side, path) for seq, side, path, _ in self.message_entries()]
+        return [(seq, side, self.path / name) for seq, side, name, _ in self.message_entries()]
 
-    def message_entries(self) -> list[tuple[int, str, Path, os.stat_result]]:
-        """``(seq, side, path, stat)`` of every message file, by seq (one
+    def message_entries(self) -> list[tuple[int, str, str, os.stat_result]]:
+        """``(seq, side, file name, stat)`` of every message file, by seq (one
         directory scan; the stat is what a replay checkpoint compares)."""
         if not self.path.is_dir():
             return []
@@ -88,7 +88,7 @@ class GameDirectory:
                         stat = entry.stat()
                     except FileNotFoundError:  # removed while listing
                         continue
-                    found.append((int(match.group(1)), match.group(2), self.path / entry.name, stat))
+                    found.append((int(match.group(1)), match.group(2), entry.name, stat))
         found.sort(key=lambda item: (item[0], item[1]))
         seqs = [item[0] for item in found]
         if len(seqs) != len(set(seqs)):
@@ -97,9 +97,9 @@ class GameDirectory:
         return found
 
     def require(self) -> list[tuple[int, str, Path]]:
-        return [(seq, side, path) for seq, side, path, _ in self.require_entries()]
+        return [(seq, side, self.path / name) for seq, side, name, _ in self.require_entries()]
 
-    def require_entries(self) -> list[tuple[int, str, Path, os.stat_result]]:
+    def require_entries(self) -> list[tuple[int, str, str, os.stat_result]]:
         files = self.message_entries()
         if not files:
             raise UsageError(

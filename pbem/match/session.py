@@ -225,7 +225,7 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
     entries = gamedir.require_entries()
 
     def read(i: int) -> bytes:
-        path = entries[i][2]
+        path = gamedir.path / entries[i][2]
         try:
             return path.read_bytes()
         except OSError as err:
@@ -234,12 +234,13 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
     checkpoints = Checkpoints.of(identity) if identity is not None else None
     kept = None
     if checkpoints:
-        kept = checkpoints.restore(gamedir.path, [(p.name, st) for _, _, p, st in entries], read, identity, _game_for)
+        kept = checkpoints.restore(gamedir.path, [(name, st) for _, _, name, st in entries], read, identity, _game_for)
     restored, covered = kept if kept else (None, Covered(0, None))
     transcript = restored.transcript.copy() if restored else Transcript()
     new_files = []
     for i in range(len(transcript), len(entries)):
-        seq, side, path, _ = entries[i]
+        seq, side, name, _ = entries[i]
+        path = gamedir.path / name
         data = read(i)
         new_files.append((path.name, data))
         found = read_messages([path], {path: data})
@@ -249,7 +250,7 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
         transcript.add(msg)
         if msg.seq != seq or msg.side != side:
             raise IntegrityError(f"{path.name} holds message {msg.seq:04d} by {msg.side} (renamed file?)")
-    covered = Covered(len(transcript), files_digest(new_files, covered.digest))
+    covered = Covered(len(transcript), files_digest(new_files, covered.digest), [(n, st) for _, _, n, st in entries])
     game = restored.game if restored else _game_for(transcript)
     player = Player.of(identity, transcript) if identity is not None else None
     next_value = None
@@ -261,7 +262,7 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
         result = replay(game, transcript, next_value=next_value)
     match = Match(gamedir, transcript, game, player, result, covered)
     if keep and checkpoints and len(new_files):
-        checkpoints.keep(gamedir.path, covered, [(p.name, st) for _, _, p, st in entries], result, identity)
+        checkpoints.keep(gamedir.path, covered, result, identity)
     return match
 
 
@@ -275,11 +276,10 @@ def keep_checkpoint(match: Match, identity: Any, written: Iterable[Path]) -> Non
         return
     written = list(written)
     digest = files_digest([(path.name, path.read_bytes()) for path in written], match.covered.digest)
-    covered = Covered(match.covered.count + len(written), digest)
-    entries = match.directory.message_entries()
-    if len(entries) == covered.count == len(match.transcript):
-        checkpoints.keep(match.directory.path, covered, [(p.name, st) for _, _, p, st in entries], match.replay,
-                         identity)
+    entries = match.covered.entries + [(path.name, path.stat()) for path in written]
+    covered = Covered(match.covered.count + len(written), digest, entries)
+    if covered.count == len(match.transcript):
+        checkpoints.keep(match.directory.path, covered, match.replay, identity)
 
 
 # --------------------------------------------------------------------------- writing messages
@@ -484,7 +484,7 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
     signature is checked against your key in message 0, so it can only be
     yours, and it is byte for byte the message your opponent received."""
     gamedir = GameDirectory(directory)
-    gamedir.require()  # before the lock, which would make the directory
+    gamedir.require_entries()  # before the lock, which would make the directory
     incoming = sorted(read_messages([Path(f) for f in files]), key=lambda item: item[1].seq)
     imported: list[Path] = []
     with gamedir.lock():
