@@ -99,6 +99,14 @@ class GameDirectory:
     def require(self) -> list[tuple[int, str, Path]]:
         return [(seq, side, self.path / name) for seq, side, name, _ in self.require_entries()]
 
+    def require_any(self) -> None:
+        """Refuse a directory that holds no message file (reading as little as it can)."""
+        if self.path.is_dir():
+            with os.scandir(self.path) as entries:
+                if any(FILE_RE.match(entry.name) for entry in entries):
+                    return
+        self.require_entries()  # raises, saying what to do
+
     def require_entries(self) -> list[tuple[int, str, str, os.stat_result]]:
         files = self.message_entries()
         if not files:

@@ -484,7 +484,7 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
     signature is checked against your key in message 0, so it can only be
     yours, and it is byte for byte the message your opponent received."""
     gamedir = GameDirectory(directory)
-    gamedir.require_entries()  # before the lock, which would make the directory
+    gamedir.require_any()  # before the lock, which would make the directory
     incoming = sorted(read_messages([Path(f) for f in files]), key=lambda item: item[1].seq)
     imported: list[Path] = []
     with gamedir.lock():
@@ -521,7 +521,7 @@ class PlayResult:
 def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> PlayResult:
     """Apply my orders and write the next message."""
     gamedir = GameDirectory(directory)
-    gamedir.require()
+    gamedir.require_any()
     with gamedir.lock():
         match = load(gamedir.path, identity, keep=False)
         draft, result = compose(match, orders)
