@@ -94,18 +94,27 @@ def roll(key: bytes, label: str, count: int, sides: int) -> tuple[int, ...]:
     HMACs (the engine's every roll comes here; see benchmarks/run.py)."""
     if not 1 <= sides <= U64:
         raise ValueError("below(n) needs 1 <= n <= 2**64")
-    substream = hmac.digest(key, ROLL_PREFIX + label.encode("utf-8"), "sha256")
+    digest = hmac.digest
+    substream = digest(key, ROLL_PREFIX + label.encode("utf-8"), "sha256")
     limit = U64 - (U64 % sides)
+    block = digest(substream, _BLOCK_0, "sha256")
+    if count == 1:  # the common case: the first word, unless rejected (for a d6: 1 in 10^18)
+        value = int.from_bytes(block[:8], "big")
+        if value < limit:
+            return (value % sides + 1,)
     values: list[int] = []
-    buffer, counter = b"", 0
+    buffer, counter = block, 1
     while len(values) < count:
         if len(buffer) < 8:
-            buffer += hmac.digest(substream, counter.to_bytes(4, "big"), "sha256")
+            buffer += digest(substream, counter.to_bytes(4, "big"), "sha256")
             counter += 1
         value, buffer = int.from_bytes(buffer[:8], "big"), buffer[8:]
         if value < limit:
             values.append(value % sides + 1)
     return tuple(values)
+
+
+_BLOCK_0 = (0).to_bytes(4, "big")
 
 
 # --------------------------------------------------------------------------- dice expressions
