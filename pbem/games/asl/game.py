@@ -33,7 +33,7 @@ declares them, so their author learns them only from the reply (DESIGN 4.3).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar, Mapping, Sequence
@@ -53,6 +53,7 @@ from pbem.engine.machine import (
     replace,
 )
 from pbem.engine import notes
+from pbem.engine.history import History
 from pbem.engine.later import dice_due, match_roll
 from pbem.engine.orders import typed_orders
 from pbem.errors import InputError
@@ -146,10 +147,18 @@ class Declared:
 class AslState:
     setups: tuple[Setup, ...] = ()
     slots: tuple[notes.Note, ...] = ()
-    rolls: tuple[Roll, ...] = ()
+    # the rolls made, in the order declared (a History: a replay checkpoint keeps
+    # them pickled), and those declared and waiting for their dice
+    done: History = field(default_factory=History)
+    pending: tuple[Roll, ...] = ()
     declared: tuple[Declared, ...] = ()
     owed: tuple[Owed, ...] = ()
     ending_by: str | None = None
+
+    @property
+    def rolls(self) -> tuple[Roll, ...]:
+        """Every roll declared, in order (the pending ones are the newest)."""
+        return tuple(self.done) + self.pending
     over: bool = False
 
     def setup_of(self, side: str) -> Setup | None:
@@ -370,21 +379,22 @@ class AslGame(notes.EndedByOrder, Dispatching):
         rule = f"asl.{roll.kind}"
         text = (f"{action.side} declares a {roll.kind} for {roll.purpose!r}" + (f" ({drm:+d})" if drm else "")
                 + f"; keyed by message {action.seq:04d}, resolved when the reply arrives")
-        return replace(state, rolls=state.rolls + (roll,)), [Event(rule, text, {"label": roll.label, "dice": roll.kind, "purpose": roll.purpose})]
+        return replace(state, pending=state.pending + (roll,)), [Event(rule, text, {"label": roll.label, "dice": roll.kind, "purpose": roll.purpose})]
 
     def _rolled(self, state: AslState, action: DiceRolled) -> tuple[AslState, list[Event]]:
-        at = {roll.label: i for i, roll in enumerate(state.rolls)}
+        at = {roll.label: i for i, roll in enumerate(state.pending)}
         due = match_roll(dice_due(self.awaiting(state)), action, "asl.DR",
-                         dice_rule=lambda d: f"asl.{state.rolls[at[d.label]].kind}")
+                         dice_rule=lambda d: f"asl.{state.pending[at[d.label]].kind}")
         i = at[due.label]
-        new = replace(state.rolls[i], values=tuple(action.values))
-        rolls = state.rolls[:i] + (new,) + state.rolls[i + 1 :]
+        new = replace(state.pending[i], values=tuple(action.values))
+        # rolls keyed by a message are all made before the next is applied: ``done`` stays in declaration order
+        done, pending = state.done.appended(new), state.pending[:i] + state.pending[i + 1 :]
         text = f"{new.side}'s {new.kind} for {new.purpose!r}: {new.shown()} (keyed by message {new.seq:04d})"
         data = {"label": new.label, "dice": new.kind, "purpose": new.purpose, "values": list(new.values),
                 "total": new.total, "drm": new.drm, "final": new.total + new.drm}
         if new.kind == "DR":
             data.update(colored=new.values[0], white=new.values[1], doubles=new.values[0] == new.values[1])
-        return replace(state, rolls=rolls), [Event(f"asl.{new.kind}", text, data)]
+        return replace(state, done=done, pending=pending), [Event(f"asl.{new.kind}", text, data)]
 
     # -- sealed slots ------------------------------------------------------------
     def _sealed(self, state: AslState, action: Sealed) -> tuple[AslState, list[Event]]:
@@ -566,7 +576,7 @@ class AslGame(notes.EndedByOrder, Dispatching):
 
     def awaiting(self, state: AslState) -> tuple[Any, ...]:
         due: list[Any] = [RevealDue(o.side, o.slot, o.rule) for o in state.owed]
-        for roll in state.rolls:
+        for roll in state.pending:
             if roll.values is None:
                 due.append(DiceDue(roll.label, DICE[roll.kind], 6, roll.seq, f"{roll.kind}: {roll.purpose}"))
         return tuple(due)

@@ -139,7 +139,7 @@ def sections(game: Any, state: AslState, side: str, secrets: Mapping[str, str] |
     table = _side_lines(game, state, setup, True, secrets)
     table += _side_lines(game, state, opponent, False, {}) if opponent else [f"{_other(side)} has not set up yet"]
     out.sections.append(Section("The sides", table))
-    pending = [r for r in state.rolls if r.values is None and r.side == side]
+    pending = [r for r in state.pending if r.side == side]
     out.sections.append(Section(
         "Rolls (asl.DR, asl.dr): declared now, rolled when the reply arrives -- neither player can bias or preview them",
         ['type = "DR": 2d6, the colored die first; type = "dr": 1d6',
