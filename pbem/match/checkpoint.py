@@ -43,20 +43,14 @@ from dataclasses import replace as copy_of
 from pathlib import Path
 from typing import Any, Callable, NamedTuple, Sequence
 
-try:  # CPython's own BLAKE2 (see viewcache)
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - other interpreters
-    from hashlib import blake2b
+from pbem.match.viewcache import hash256 as _hash
+from pbem.match.viewcache import keystore_file, write_private
 
 FORMAT = "pbem-checkpoint-v1"
 DIRECTORY = "checkpoints"
 OFF_ENV = "PBEM_NO_CHECKPOINTS"
 _CONTEXT = b"pbem-checkpoint-v1\x00"
 _code_digest: dict[str, str] = {}
-
-
-def _hash(data: bytes = b"") -> Any:
-    return blake2b(data, digest_size=32)
 
 
 def files_digest(files: Sequence[tuple[str, bytes]], previous: str | None = None) -> str:
@@ -86,7 +80,7 @@ class Covered(NamedTuple):
 
     count: int
     digest: str | None
-    entries: list = []
+    entries: tuple[tuple[str, os.stat_result], ...]
 
 
 def code_digest(game: Any) -> str:
@@ -127,14 +121,13 @@ class Checkpoints:
     def of(cls, identity: Any) -> "Checkpoints | None":
         """The checkpoints of the keystore ``identity`` was loaded from (None:
         an identity not from a keystore, or checkpoints turned off)."""
-        home = getattr(identity, "keystore", None)
+        home = identity.keystore
         if home is None or os.environ.get(OFF_ENV):
             return None
         return cls(home)
 
     def path_for(self, directory: str | os.PathLike[str]) -> Path:
-        where = str(Path(directory).resolve())
-        return self.home / DIRECTORY / (_hash(where.encode("utf-8")).hexdigest()[:32] + ".bin")
+        return keystore_file(self.home, DIRECTORY, directory, ".bin")
 
     @staticmethod
     def _header(game: Any, transcript: Any, covered: str, count: int, stamps: str) -> bytes:
@@ -175,15 +168,7 @@ class Checkpoints:
         nonce = os.urandom(12)
         sealed = ChaCha20Poly1305(self._key(identity, transcript.game)).encrypt(nonce, body, header)
         data = len(header).to_bytes(4, "big") + header + nonce + sealed
-        path = self.path_for(directory)
-        try:
-            from pbem.util.atomicfile import replace
-
-            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            replace(path, data, mode=0o600, durable=False)
-            return True
-        except OSError:
-            return False  # a read-only keystore: no checkpoint, nothing else changes
+        return write_private(self.path_for(directory), data)
 
     def restore(self, directory: str | os.PathLike[str], entries: Sequence[tuple[str, os.stat_result]],
                 read: Callable[[int], bytes], identity: Any, game_for: Any) -> tuple[Any, Covered] | None:
@@ -221,7 +206,7 @@ class Checkpoints:
             return None  # the files' own load says why
         if header != self._header(game, replay.transcript, head["files"], count, head["stamps"]):
             return None  # another game version, ruleset or pbem code: replay from the files
-        return copy_of(replay, game=game), Covered(count, head["files"], list(entries[:count]))
+        return copy_of(replay, game=game), Covered(count, head["files"], tuple(entries[:count]))
 
     def forget(self, directory: str | os.PathLike[str]) -> None:
         try:

@@ -235,7 +235,7 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
     kept = None
     if checkpoints:
         kept = checkpoints.restore(gamedir.path, [(name, st) for _, _, name, st in entries], read, identity, _game_for)
-    restored, covered = kept if kept else (None, Covered(0, None))
+    restored, covered = kept if kept else (None, Covered(0, None, ()))
     transcript = restored.transcript.copy() if restored else Transcript()
     new_files = []
     for i in range(len(transcript), len(entries)):
@@ -250,7 +250,7 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
         transcript.add(msg)
         if msg.seq != seq or msg.side != side:
             raise IntegrityError(f"{path.name} holds message {msg.seq:04d} by {msg.side} (renamed file?)")
-    covered = Covered(len(transcript), files_digest(new_files, covered.digest), [(n, st) for _, _, n, st in entries])
+    covered = Covered(len(transcript), files_digest(new_files, covered.digest), tuple((n, st) for _, _, n, st in entries))
     game = restored.game if restored else _game_for(transcript)
     player = Player.of(identity, transcript) if identity is not None else None
     next_value = None
@@ -276,7 +276,7 @@ def keep_checkpoint(match: Match, identity: Any, written: Iterable[Path]) -> Non
         return
     written = list(written)
     digest = files_digest([(path.name, path.read_bytes()) for path in written], match.covered.digest)
-    entries = match.covered.entries + [(path.name, path.stat()) for path in written]
+    entries = match.covered.entries + tuple((path.name, path.stat()) for path in written)
     covered = Covered(match.covered.count + len(written), digest, entries)
     if covered.count == len(match.transcript):
         checkpoints.keep(match.directory.path, covered, match.replay, identity)

@@ -61,8 +61,18 @@ CONSOLE_ENV = (
 
 
 def _hash(data: bytes = b"") -> Any:
-    """BLAKE2b-256: the digests that key and check kept views."""
+    """BLAKE2b-256: the digests that key and check kept views (and replay checkpoints)."""
     return blake2b(data, digest_size=32)
+
+
+hash256 = _hash  # for pbem.match.checkpoint, which keeps its files beside the views
+
+
+def keystore_file(home: Path, folder: str, directory: str | os.PathLike[str], suffix: str) -> Path:
+    """Where a keystore keeps a file about the game directory ``directory``:
+    ``home/folder/`` and a name digested from the directory's full path."""
+    where = str(Path(directory).resolve())
+    return home / folder / (_hash(where.encode("utf-8")).hexdigest()[:32] + suffix)
 
 
 def files_digest(directory: str | os.PathLike[str]) -> str | None:
@@ -123,8 +133,7 @@ class Owner(NamedTuple):
         return cls(home, tag, sealed)
 
     def path_for(self, directory: str | os.PathLike[str]) -> Path:
-        where = str(Path(directory).resolve())
-        return self.home / VIEWS_DIR / (_hash(where.encode("utf-8")).hexdigest()[:32] + ".json")
+        return keystore_file(self.home, VIEWS_DIR, directory, ".json")
 
 
 def code_files(game: Any) -> dict[str, list[int]]:
@@ -274,11 +283,13 @@ def store(
         "code": code,
         "entries": [entry, *kept][:KEEP],
     }
-    return _replace(path, json.dumps(data, sort_keys=True).encode("utf-8"))
+    return write_private(path, json.dumps(data, sort_keys=True).encode("utf-8"))
 
 
-def _replace(path: Path, data: bytes) -> bool:
-    """Write ``path`` whole or not at all (the cache may be rewritten; message files never are)."""
+def write_private(path: Path, data: bytes) -> bool:
+    """Write a keystore file ``path`` whole or not at all, readable by its
+    owner only (a cache may be rewritten; message files never are); False
+    if the keystore cannot be written."""
     from pbem.util.atomicfile import replace
 
     try:

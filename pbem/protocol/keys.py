@@ -18,12 +18,16 @@ import base64
 import binascii
 import hashlib
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from cryptography.exceptions import InvalidSignature, InvalidTag, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from pbem.errors import IdentityError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 from pbem.protocol.sshwire import (  # noqa: F401 - WireReader, ssh_string: re-exported for sshsig
     KEY_TYPE_BYTES,
     KEY_TYPE,
