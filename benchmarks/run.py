@@ -464,9 +464,11 @@ def long_game(root: Path, sizes: list[int], step_at: tuple[int, int], runs: int)
     """A dice game built with pbem's own commands -- `session.play` by one
     player, `session.receive` by the other, two keystores, four rolls a
     message -- up to the largest of ``sizes``.  Figures: the CPU time of one
-    receive + play at the two sizes of ``step_at`` (best of ``runs``
-    consecutive steps there), and `verify` of a copy of the game at each of
-    ``sizes`` (its growth exponent)."""
+    receive + play at the two sizes of ``step_at`` -- copies of the game and
+    both keystores as they stood then, played on in turns, one step each,
+    ``runs`` times (the median; taking turns cancels the machine's drift) --
+    and `verify` of a copy of the game at each of ``sizes`` (its growth
+    exponent)."""
     import shutil
 
     from pbem.match import session
@@ -474,34 +476,67 @@ def long_game(root: Path, sizes: list[int], step_at: tuple[int, int], runs: int)
 
     print(f"long game: a dice game of {max(sizes)} messages with pbem's own commands", flush=True)
     started = time.perf_counter()
-    ann, bob = Keystore(root / "ann").load_or_create("Ann"), Keystore(root / "bob").load_or_create("Bob")
-    a, b = root / "a", root / "b"
-    first = session.new_game(a, "dice", "first", bob.public, ann)
-    path, _ = session.join_game(first, b, bob)
-    session.receive(a, [path], ann)
-    turns = {"first": (a, ann, b, bob), "second": (b, bob, a, ann)}
+    Keystore(root / "ann").load_or_create("Ann")
+    Keystore(root / "bob").load_or_create("Bob")
     orders = {"order": [{"type": "roll", "dice": "2d6+1", "note": f"fire {i}"} for i in range(4)]}
-    steps: dict[int, list[float]] = {n: [] for n in step_at}
+
+    class Game:
+        """The game and both keystores under ``where``, played one step (a play and its receive) at a time."""
+
+        def __init__(self, where: Path):
+            self.ann, self.bob = Keystore(where / "ann").load(lambda: None), Keystore(where / "bob").load(lambda: None)
+            self.a, self.b = where / "a", where / "b"
+            self.seq = len(list(self.a.glob("*.pbem")))
+
+        def step(self) -> None:
+            mine, me, theirs, them = ((self.a, self.ann, self.b, self.bob) if self.seq % 2 == 0
+                                      else (self.b, self.bob, self.a, self.ann))
+            result = session.play(mine, me, orders)
+            session.receive(theirs, [result.path], them)
+            self.seq += 1
+
+    game = Game(root)
+    first = session.new_game(game.a, "dice", "first", game.bob.public, game.ann)
+    path, _ = session.join_game(first, game.b, game.bob)
+    session.receive(game.a, [path], game.ann)
+    game.seq = 2
     snapshots: dict[int, Path] = {}
     for seq in range(2, max(sizes) + 1):
         if seq in sizes:  # the game as it stands: seq messages
             snapshots[seq] = root / f"at-{seq}"
-            shutil.copytree(a, snapshots[seq])
+            shutil.copytree(game.a, snapshots[seq])
+        if seq in step_at:  # and everything, to play on from here
+            for name in ("a", "b", "ann", "bob"):
+                shutil.copytree(root / name, root / f"step-{seq}" / name)
         if seq == max(sizes):
             break
-        mine, me, theirs, them = turns["first" if seq % 2 == 0 else "second"]
-        start = clock()
-        result = session.play(mine, me, orders)
-        session.receive(theirs, [result.path], them)
-        took = clock() - start
-        for n in step_at:
-            if n <= seq < n + runs:
-                steps[n].append(took)
+        game.step()
     built = time.perf_counter() - started
-    small, large = (min(steps[n]) for n in step_at)
+    games = [Game(root / f"step-{n}") for n in step_at]
+    for copy in games:  # a copy is a new directory: its first commands keep checkpoints for it
+        copy.step(), copy.step()
+    steps: list[list[float]] = [[] for _ in games]
+    for _ in range(runs):
+        for copy, times in zip(games, steps):
+            start = clock()
+            copy.step()
+            times.append(clock() - start)
+    small, large = (statistics.median(times) for times in steps)  # a chunk merge now and then included
     figure("long", f"receive + play at {step_at[1]} messages / at {step_at[0]}", fmt_s(large), fmt_s(small),
            large / small, "<= 1.3 (flat)", large / small <= 1.3,
            f"the game of {max(sizes)} messages built in {built:.0f} s of wall time")
+    from pbem.match.checkpoint import Stamps
+    from pbem.match.directory import GameDirectory
+
+    def listing(n: int) -> float:  # what receive and play each do once: list and stat the files, stamp them
+        entries = GameDirectory(root / f"step-{n}" / "a").message_entries()
+        return Stamps((name, st) for _, _, name, st in entries).hexdigest()
+
+    few, many = (best_within(lambda n=n: listing(n), budget=0.2, least=5) for n in step_at)
+    figure("long", f"of which listing the directory (twice a step) at {step_at[1]} / at {step_at[0]}",
+           fmt_s(2 * many), fmt_s(2 * few), many / few, "", None,
+           f"at least {2 * (many - few) / (large - small):.0%} of the growth of a step: one `stat` a message file, "
+           f"which keeps a checkpoint from being trusted over the files")
     times = []
     for n in sizes:
         times.append(best_within(lambda n=n: session.verify([snapshots[n]]), budget=0.2, least=2))
@@ -615,23 +650,32 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and a smaller scaling grid")
     parser.add_argument("--out", default=str(ROOT / "docs" / "performance.md"), help="report file, or - for stdout")
+    parser.add_argument("--only", choices=["start-up", "verify", "scaling", "dice", "long"],
+                        help="run one section (with --out -: a quick look, not a report to keep)")
     args = parser.parse_args()
     started = time.perf_counter()
     runs = 3 if args.quick else 7
     with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp:
-        print("playing the demo games...", flush=True)
-        games = demo_games(Path(tmp) / "games")
-        startup(games, runs * 2, Path(tmp) / "pycache")
-        verify_floor(games, runs * 3)
-        if args.quick:
+        def wanted(section: str) -> bool:
+            return args.only in (None, section)
+
+        if wanted("start-up") or wanted("verify"):
+            print("playing the demo games...", flush=True)
+            games = demo_games(Path(tmp) / "games")
+        if wanted("start-up"):
+            startup(games, runs * 2, Path(tmp) / "pycache")
+        if wanted("verify"):
+            verify_floor(games, runs * 3)
+        if wanted("scaling") and args.quick:
             scaling([100, 1000], [10, 100], 2, 0.05)
-        else:
+        elif wanted("scaling"):
             scaling([100, 1000, 10_000], [10, 100, 1000], 3, 0.3)
-        dice_throughput(0.5 if args.quick else 2.0)
-        if args.quick:
-            long_game(Path(tmp) / "long", [50, 100, 200], (50, 200), 3)
-        else:
-            long_game(Path(tmp) / "long", [100, 200, 400, 1000], (50, 400), 3)
+        if wanted("dice"):
+            dice_throughput(0.5 if args.quick else 2.0)
+        if wanted("long") and args.quick:
+            long_game(Path(tmp) / "long", [50, 100, 200], (50, 200), 9)
+        elif wanted("long"):
+            long_game(Path(tmp) / "long", [100, 200, 400, 1000], (50, 400), 15)
     command = "python benchmarks/run.py" + (" --quick" if args.quick else "")
     text = report(command, time.perf_counter() - started)
     if args.out == "-":

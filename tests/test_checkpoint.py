@@ -48,7 +48,7 @@ def fresh(directory, identity, monkeypatch) -> object:
 
 def test_a_command_keeps_a_sealed_checkpoint_in_the_keystore(game):
     root, ann, _ = game
-    kept = list((root / "ann" / checkpoint.DIRECTORY).iterdir())
+    kept = list((root / "ann" / checkpoint.DIRECTORY).glob("*.bin"))
     assert len(kept) == 1 and stat.S_IMODE(kept[0].stat().st_mode) == 0o600
     data = kept[0].read_bytes()
     assert b"secret 2" not in data and b"secret 3" not in data  # sealed: neither side's notes in clear
@@ -143,8 +143,9 @@ def test_a_touched_file_is_read_and_compared_and_an_unchanged_one_is_not_read(ga
 def test_deleting_checkpoints_is_safe(game, monkeypatch):
     root, ann, _ = game
     expected = snapshot(fresh(root / "a", ann, monkeypatch))
-    for path in (root / "ann" / checkpoint.DIRECTORY).iterdir():
-        path.unlink()
+    import shutil
+
+    shutil.rmtree(root / "ann" / checkpoint.DIRECTORY)
     assert snapshot(session.load(root / "a", ann)) == expected
     assert list((root / "ann" / checkpoint.DIRECTORY).iterdir())  # and the load kept a new one
 
@@ -182,7 +183,8 @@ def test_a_history_is_the_list_it_stands_for_through_pickling_and_truncation(ste
             history += new
             reference += new
         elif action == "pickle":
-            history = pickle.loads(pickle.dumps(history.split_at(min(at, len(reference)))))
+            history = pickle.loads(pickle.dumps(history))
+            assert len(history._chunks) <= max(1, len(reference)).bit_length()  # a binary counter of chunks
         else:
             cut = min(at, len(reference))
             history, reference = history.truncated(cut), reference[:cut]
@@ -210,3 +212,122 @@ def test_a_command_on_a_checkpoint_does_not_unpickle_the_old_history(game, monke
     session.receive(root / "b", [result.path], bob)
     assert loaded == []
     assert "fire" in " ".join(e.text for e in result.events)
+
+
+# --------------------------------------------------------------------------- what a checkpoint holds, and its chunk files
+
+
+def chunk_files(root, name="ann"):
+    return {p.name: p.stat() for p in (root / name / checkpoint.DIRECTORY).glob("*.d/*")}
+
+
+def two_more(root, ann, bob):
+    """Two more messages, ann's and bob's, each with a roll."""
+    fire = {"order": [dict(ROLLS["order"][0])]}
+    result = session.play(root / "a", ann, fire)
+    session.receive(root / "b", [result.path], bob)
+    result = session.play(root / "b", bob, fire)
+    session.receive(root / "a", [result.path], ann)
+
+
+def test_the_old_history_goes_to_chunk_files_written_once_and_swept_when_merged(game, monkeypatch):
+    """A checkpoint's large history chunks are files of their own: a command
+    does not rewrite one it keeps, removes those it merged, and every one is
+    sealed and private."""
+    root, ann, bob = game
+    monkeypatch.setattr(checkpoint._Chunks, "LEAST", 64)  # chunks this small go to files too
+    expected = snapshot(fresh(root / "a", ann, monkeypatch))
+    session.load(root / "a", ann, keep=False)
+    checkpoint.Checkpoints(root / "ann").forget(root / "a")
+    assert snapshot(session.load(root / "a", ann)) == expected  # a checkpoint kept with chunk files
+    before = chunk_files(root)
+    assert before and all(stat.S_IMODE(st.st_mode) == 0o600 for st in before.values())
+    for path in (root / "ann" / checkpoint.DIRECTORY).glob("*.d/*"):
+        assert b"fire" not in path.read_bytes() and b"secret" not in path.read_bytes()
+    for _ in range(3):
+        two_more(root, ann, bob)
+    after = chunk_files(root)
+    for name in set(before) & set(after):  # kept, never written again
+        assert (after[name].st_ino, after[name].st_mtime_ns) == (before[name].st_ino, before[name].st_mtime_ns)
+    assert set(before) - set(after)  # merged chunks are gone
+    histories = 3  # events, rolls and the dice game's record of what is done
+    assert len(after) <= histories * len(session.load(root / "a", ann).replay.events).bit_length()
+    assert snapshot(session.load(root / "a", ann)) == snapshot(fresh(root / "a", ann, monkeypatch))
+
+
+def test_a_checkpoint_whose_chunk_file_is_gone_is_ignored(game, monkeypatch):
+    root, ann, _ = game
+    monkeypatch.setattr(checkpoint._Chunks, "LEAST", 64)
+    checkpoint.Checkpoints(root / "ann").forget(root / "a")
+    session.load(root / "a", ann)
+    next(iter((root / "ann" / checkpoint.DIRECTORY).glob("*.d/*"))).unlink()
+    files = sorted((root / "a").glob("*.pbem"))
+    assert checkpoint.Checkpoints(root / "ann").restore(
+        root / "a", [(p.name, p.stat()) for p in files], lambda i: files[i].read_bytes(), ann, session._game_for) is None
+    assert snapshot(session.load(root / "a", ann)) == snapshot(fresh(root / "a", ann, monkeypatch))
+
+
+def test_a_chunk_file_damaged_while_in_use_is_an_error_and_the_next_command_replays(game, monkeypatch):
+    root, ann, _ = game
+    monkeypatch.setattr(checkpoint._Chunks, "LEAST", 64)
+    checkpoint.Checkpoints(root / "ann").forget(root / "a")
+    session.load(root / "a", ann)
+    match = session.load(root / "a", ann)  # restored: its old history not read yet
+    for path in (root / "ann" / checkpoint.DIRECTORY).glob("*.d/*"):
+        path.write_bytes(b"\0" * path.stat().st_size)
+    with pytest.raises(PbemError, match="checkpoint's chunk .* damaged.*run the command again"):
+        list(match.replay.events)
+    assert snapshot(session.load(root / "a", ann)) == snapshot(fresh(root / "a", ann, monkeypatch))
+
+
+def test_a_restored_transcript_holds_only_its_ends_and_reads_older_messages_from_their_files(game, monkeypatch):
+    """The checkpoint keeps the messages' digests, not their bodies (only the
+    first two and the last two): an older message is read from its file when
+    asked for, and must be the one verified."""
+    root, ann, _ = game
+    whole = fresh(root / "a", ann, monkeypatch).transcript
+    match = session.load(root / "a", ann)
+    messages = match.transcript.messages
+    assert isinstance(messages, checkpoint.FileMessages)
+    assert sorted(messages._at_hand) == [0, 1, len(whole) - 2, len(whole) - 1]
+    assert [m.body_bytes for m in messages] == [m.body_bytes for m in whole.messages]
+    assert [m.body_bytes for m in messages[3:5]] == [m.body_bytes for m in whole.messages[3:5]]
+    target = sorted((root / "a").glob("0004-*.pbem"))[0]
+    other = sorted((root / "a").glob("0002-*.pbem"))[0]
+    match = session.load(root / "a", ann)
+    target.write_bytes(other.read_bytes())  # another (valid) message in its place, after the load
+    with pytest.raises(PbemError, match=f"{target.name} changed since it was verified"):
+        match.transcript.messages[4]
+
+
+def test_a_checkpoint_does_not_grow_with_the_old_messages(game):
+    """What a command reads and writes of the checkpoint itself stays small:
+    the messages are their digests (32 bytes each), the old history in chunk files."""
+    root, ann, bob = game
+    path = checkpoint.Checkpoints(root / "ann").path_for(root / "a")
+    sizes = []
+    for _ in range(4):
+        two_more(root, ann, bob)
+        sizes.append(path.stat().st_size)
+    message = max(p.stat().st_size for p in (root / "a").glob("*.pbem"))
+    assert max(b - a for a, b in zip(sizes, sizes[1:])) < message  # two messages more, less than one message's bytes
+
+
+def test_a_history_truncated_inside_a_chunk_unpickles_that_chunk_only():
+    import pickle
+
+    from pbem.engine.history import Chunk
+
+    history = History(range(10))
+    history = pickle.loads(pickle.dumps(history))
+    history += range(10, 13)
+    history = pickle.loads(pickle.dumps(history))  # two chunks: 10 items, then 3
+    assert [c.size for c in history._chunks] == [10, 3]
+    loaded = []
+    for chunk in history._chunks:
+        real = chunk._data
+        chunk._data, chunk._load = None, (lambda real=real, size=chunk.size: loaded.append(size) or real)
+    cut = history.truncated(11)
+    assert list(cut._tail) == [10] and loaded == [3]
+    assert list(cut) == list(range(11)) and loaded == [3, 10]
+    assert isinstance(cut._chunks[0], Chunk)

@@ -2,14 +2,20 @@
 done -- as a list whose older part stays pickled until someone reads it
 (issue 15: a command works on what is new).
 
-A replay checkpoint (:mod:`pbem.match.checkpoint`) keeps the history as
-chunks: the items each command added, pickled once, oldest first, and
-joined as bytes (pickle streams one after the other) so that a checkpoint
-holds at most two: what came before the replay's base, and after it.  Loading
-a checkpoint does not unpickle them; appending, ``len``, and reading the
-items added since (:meth:`History.since`, an index or slice among them) do
-not either.  Anything that reads older items (``pbem log``, a whole-game
-render) unpickles every chunk once.
+The older part is a list of :class:`Chunk`\\ s: items pickled once, oldest
+first, never changed after.  A replay checkpoint (:mod:`pbem.match.checkpoint`)
+keeps each large chunk in a file of its own, written once, and on loading
+gives back chunks that read their file only when their items are asked for;
+so a command neither reads nor writes the old history, and appending, ``len``
+and reading the items added since (:meth:`History.since`, an index or slice
+among them) unpickle nothing.  Anything that reads older items (``pbem log``,
+a whole-game render) unpickles every chunk once.
+
+When a history is pickled, the items added since its chunks were made become
+one more chunk, and the last two are merged while the older one is not more
+than twice the newer: each chunk is more than twice the next, so a history of
+*n* items is at most log2(*n* + 1) chunks, and an item is pickled again only
+when its chunk grows by half or more.
 """
 
 from __future__ import annotations
@@ -19,16 +25,58 @@ import pickle
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 
+class Chunk:
+    """Items of a history pickled once, oldest first: their bytes (pickle
+    streams one after the other), or a ``load`` that gives them; how many
+    items; the last item, at hand without unpickling.  ``name``: where a
+    checkpoint keeps it (None: not kept yet)."""
+
+    __slots__ = ("size", "last", "name", "_data", "_load")
+
+    def __init__(self, data: bytes | None, size: int, last: Any, load: Callable[[], bytes] | None = None,
+                 name: str | None = None):
+        if data is None and load is None:
+            raise ValueError("a chunk needs its bytes or a way to load them")
+        self.size, self.last, self.name = size, last, name
+        self._data, self._load = data, load
+
+    @classmethod
+    def of(cls, items: list[Any]) -> "Chunk":
+        return cls(pickle.dumps(items, protocol=pickle.HIGHEST_PROTOCOL), len(items), items[-1])
+
+    @property
+    def data(self) -> bytes:
+        if self._data is None:
+            self._data = self._load()  # type: ignore[misc]
+        return self._data
+
+    def items(self) -> list[Any]:
+        data, items = self.data, []
+        stream = io.BytesIO(data)
+        while stream.tell() < len(data):
+            items.extend(pickle.load(stream))
+        if len(items) != self.size:
+            raise pickle.UnpicklingError(f"a history chunk holds {len(items)} items, not {self.size}")
+        return items
+
+    def __add__(self, later: "Chunk") -> "Chunk":
+        return Chunk(self.data + later.data, self.size + later.size, later.last)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Chunk, (self.data, self.size, self.last))
+
+    def __repr__(self) -> str:
+        return f"Chunk({self.size} items{', kept as ' + self.name if self.name else ''})"
+
+
 class History(Sequence):
-    __slots__ = ("_chunks", "_sizes", "_lasts", "_count", "_items", "_tail")
+    __slots__ = ("_chunks", "_count", "_items", "_tail")
 
     def __init__(self, items: Iterable[Any] = ()):
-        self._chunks: list[bytes] = []  # pickled lists, oldest first
-        self._sizes: list[int] = []  # how many items each chunk holds
-        self._lasts: list[Any] = []  # each chunk's last item, kept unpickled: where since() stops
+        self._chunks: list[Chunk] = []  # oldest first
         self._count = 0  # how many items the chunks hold
-        self._items: list[Any] | None = []  # the chunks unpickled (None: not yet)
-        self._tail = list(items)  # added since the chunks were written
+        self._items: list[Any] | None = []  # the chunks' items unpickled (None: not yet)
+        self._tail = list(items)  # added since the chunks were made
 
     # ------------------------------------------------------------------ reading
 
@@ -36,9 +84,7 @@ class History(Sequence):
         if self._items is None:
             items: list[Any] = []
             for chunk in self._chunks:
-                stream = io.BytesIO(chunk)
-                while stream.tell() < len(chunk):
-                    items.extend(pickle.load(stream))
+                items.extend(chunk.items())
             self._items = items
         return self._items
 
@@ -58,7 +104,7 @@ class History(Sequence):
         if index >= self._count:
             return self._tail[index - self._count]
         if index == self._count - 1 and self._items is None:
-            return self._lasts[-1]
+            return self._chunks[-1].last
         return self._older()[index]
 
     def __iter__(self) -> Iterator[Any]:
@@ -84,7 +130,7 @@ class History(Sequence):
         return NotImplemented
 
     def __repr__(self) -> str:
-        return f"History({len(self)} items, {self._count} pickled)"
+        return f"History({len(self)} items, {self._count} in {len(self._chunks)} chunks)"
 
     # ------------------------------------------------------------------ growing
 
@@ -106,51 +152,47 @@ class History(Sequence):
         return copy
 
     def truncated(self, count: int) -> "History":
-        """A new history of the first ``count`` items (this one unchanged);
-        the chunks it keeps whole stay pickled."""
+        """A new history of the first ``count`` items (this one unchanged):
+        the chunks before the cut are shared, still pickled; only a chunk the
+        cut falls inside is unpickled."""
+        count = max(0, min(count, len(self)))
         kept, total = 0, 0
-        while kept < len(self._sizes) and total + self._sizes[kept] <= count:
-            total += self._sizes[kept]
+        while kept < len(self._chunks) and total + self._chunks[kept].size <= count:
+            total += self._chunks[kept].size
             kept += 1
-        if total < min(count, self._count):  # the cut falls inside a chunk
-            return History(list(self)[:count])
-        copy = History(self._tail[: max(0, count - self._count)] if kept == len(self._sizes) else ())
-        copy._chunks, copy._sizes, copy._count = self._chunks[:kept], self._sizes[:kept], total
-        copy._lasts = self._lasts[:kept]
-        copy._items = self._items[:total] if self._items is not None else None
-        return copy
-
-    def split_at(self, index: int) -> "History":
-        """The same items; when pickled, its tail is two chunks cut at
-        ``index`` (a replay's base), so that :meth:`truncated` there keeps
-        every chunk pickled."""
-        copy = self.truncated(len(self))
-        if self._count < index < len(self):
-            cut = index - self._count
-            head, copy._tail = copy._tail[:cut], copy._tail[cut:]
-            # one chunk for everything up to ``index``: the old ones joined, bytes to bytes
-            copy._chunks = [b"".join(copy._chunks) + pickle.dumps(head, protocol=pickle.HIGHEST_PROTOCOL)]
-            copy._lasts = [head[-1]]
-            copy._count += len(head)
-            copy._sizes = [copy._count]
-            if copy._items is not None:
-                copy._items = copy._items + head
+        copy = History()
+        copy._chunks, copy._count = self._chunks[:kept], total
+        if self._items is not None:
+            copy._items = self._items[:total]
+        elif kept:
+            copy._items = None
+        rest = count - total
+        if rest and kept < len(self._chunks):  # the cut falls inside a chunk
+            inside = self._chunks[kept].items() if self._items is None else self._items[total:total + rest]
+            copy._tail = inside[:rest]
+        elif rest:
+            copy._tail = self._tail[:rest]
         return copy
 
     # ------------------------------------------------------------------ pickling (a checkpoint)
 
-    def __getstate__(self) -> dict[str, Any]:
-        chunks, sizes, lasts = self._chunks, self._sizes, self._lasts
+    def chunks(self) -> list[Chunk]:
+        """The chunks this history is pickled as: its own, one more of the
+        items added since, the last two merged while the older is not more
+        than twice the newer."""
+        chunks = list(self._chunks)
         if self._tail:
-            chunks = chunks + [pickle.dumps(self._tail, protocol=pickle.HIGHEST_PROTOCOL)]
-            sizes, lasts = sizes + [len(self._tail)], lasts + [self._tail[-1]]
-        if len(chunks) > 2:  # all but the newest joined: a checkpoint holds two at most
-            chunks, sizes, lasts = [b"".join(chunks[:-1]), chunks[-1]], [sum(sizes[:-1]), sizes[-1]], lasts[-2:]
-        return {"chunks": chunks, "sizes": sizes, "lasts": lasts}
+            chunks.append(Chunk.of(self._tail))
+        while len(chunks) >= 2 and chunks[-2].size <= 2 * chunks[-1].size:
+            chunks[-2:] = [chunks[-2] + chunks[-1]]
+        return chunks
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"chunks": self.chunks()}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self._chunks, self._sizes, self._lasts = list(state["chunks"]), list(state["sizes"]), list(state["lasts"])
-        self._count = sum(self._sizes)
+        self._chunks = list(state["chunks"])
+        self._count = sum(chunk.size for chunk in self._chunks)
         self._items = None if self._chunks else []
         self._tail = []
 

@@ -79,20 +79,21 @@ class GameDirectory:
         directory scan; the stat is what a replay checkpoint compares)."""
         if not self.path.is_dir():
             return []
+        match = FILE_RE.match
+        names = sorted(name for name in os.listdir(self.path) if match(name))  # by seq, then side (NNNN-SIDE)
         found = []
-        with os.scandir(self.path) as entries:
-            for entry in entries:
-                match = FILE_RE.match(entry.name)
-                if match:
-                    try:
-                        stat = entry.stat()
-                    except FileNotFoundError:  # removed while listing
-                        continue
-                    found.append((int(match.group(1)), match.group(2), entry.name, stat))
-        found.sort(key=lambda item: (item[0], item[1]))
-        seqs = [item[0] for item in found]
-        if len(seqs) != len(set(seqs)):
-            dup = next(s for s in seqs if seqs.count(s) > 1)
+        fd = os.open(self.path, os.O_RDONLY)
+        try:
+            for name in names:
+                try:
+                    stat = os.stat(name, dir_fd=fd)
+                except FileNotFoundError:  # removed while listing
+                    continue
+                found.append((int(name[:4]), name[5:-5], name, stat))
+        finally:
+            os.close(fd)
+        if len({item[0] for item in found}) != len(found):
+            dup = next(a[0] for a, b in zip(found, found[1:]) if a[0] == b[0])
             raise IntegrityError(f"{self.path}: two files for message {dup:04d}")
         return found
 
@@ -136,9 +137,11 @@ class GameDirectory:
                 raise UsageError(f"{self.path} is in use by another pbem process; try again when it has finished") from err
             # Holding the lock, any temporary file here was left by a writer
             # that was killed before linking it: never a message, remove it.
-            for stale in self.path.glob(".tmp-*"):
+            with os.scandir(self.path) as entries:
+                stale = [entry.path for entry in entries if entry.name.startswith(".tmp-")]
+            for path in stale:
                 with contextlib.suppress(OSError):
-                    stale.unlink()
+                    os.unlink(path)
             yield
         finally:
             os.close(fd)

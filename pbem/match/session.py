@@ -219,7 +219,7 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
     (:mod:`pbem.match.checkpoint`) covers the messages it matches: only the
     messages since are verified and applied, and the checkpoint is renewed
     (unless not ``keep``: a command that writes a message renews it after)."""
-    from pbem.match.checkpoint import Checkpoints, Covered, files_digest
+    from pbem.match.checkpoint import Checkpoints, Covered, Stamps, files_digest
 
     gamedir = GameDirectory(directory)
     entries = gamedir.require_entries()
@@ -235,7 +235,7 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
     kept = None
     if checkpoints:
         kept = checkpoints.restore(gamedir.path, [(name, st) for _, _, name, st in entries], read, identity, _game_for)
-    restored, covered = kept if kept else (None, Covered(0, None, ()))
+    restored, covered = kept if kept else (None, Covered(0, None, Stamps()))
     transcript = restored.transcript.copy() if restored else Transcript()
     new_files = []
     for i in range(len(transcript), len(entries)):
@@ -250,7 +250,8 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
         transcript.add(msg)
         if msg.seq != seq or msg.side != side:
             raise IntegrityError(f"{path.name} holds message {msg.seq:04d} by {msg.side} (renamed file?)")
-    covered = Covered(len(transcript), files_digest(new_files, covered.digest), tuple((n, st) for _, _, n, st in entries))
+    covered = Covered(len(transcript), files_digest(new_files, covered.digest),
+                      covered.stamps.extended((n, st) for _, _, n, st in entries[covered.count:]))
     game = restored.game if restored else _game_for(transcript)
     player = Player.of(identity, transcript) if identity is not None else None
     next_value = None
@@ -276,8 +277,8 @@ def keep_checkpoint(match: Match, identity: Any, written: Iterable[Path]) -> Non
         return
     written = list(written)
     digest = files_digest([(path.name, path.read_bytes()) for path in written], match.covered.digest)
-    entries = match.covered.entries + tuple((path.name, path.stat()) for path in written)
-    covered = Covered(match.covered.count + len(written), digest, entries)
+    stamps = match.covered.stamps.extended((path.name, path.stat()) for path in written)
+    covered = Covered(match.covered.count + len(written), digest, stamps)
     if covered.count == len(match.transcript):
         checkpoints.keep(match.directory.path, covered, match.replay, identity)
 

@@ -99,7 +99,7 @@ class Transcript:
 
     def copy(self) -> "Transcript":
         """A copy to add to, leaving this one as it is (nothing is verified again)."""
-        return Transcript(list(self.messages), dict(self.keys), self.sides, self.setup, dict(self.anchors),
+        return Transcript(self.messages.copy(), dict(self.keys), self.sides, self.setup, dict(self.anchors),
                           dict(self.last_value), list(self.chain_values), dict(self.commitments), dict(self.reveals),
                           dict(self.secrets))
 
