@@ -616,13 +616,17 @@ def report(command: str, seconds: float) -> str:
             ]
         if section == "long":
             lines += [
-                "Reading these: each command reads the message files, and the replay",
+                "Reading these: each command lists the message files, and the replay",
                 "checkpoint kept in the keystore (`pbem/match/checkpoint.py`) gives the",
                 "verified transcript and the replay of those it covers; only the messages",
-                "since are verified and applied, and the history (events, rolls, the dice",
-                "game's record) stays pickled until something reads it",
-                "(`pbem/engine/history.py`).  `verify` uses no checkpoint: it replays",
-                "everything, once.",
+                "since are verified and applied.  The checkpoint itself does not grow",
+                "with the game: it holds the messages as digests (any older one is read",
+                "again from its file when asked for) and the replay's base, and the",
+                "histories' large chunks are files of their own, written once",
+                "(`pbem/engine/history.py`).  What still grows is the listing: one",
+                "`stat` a message file, so that a file changed since the checkpoint is",
+                "read and compared instead of trusted (the second row).  `verify` uses",
+                "no checkpoint: it replays everything, once.",
                 "",
             ]
         if section == "scaling" and SCALING_TABLE:

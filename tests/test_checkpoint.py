@@ -46,6 +46,13 @@ def fresh(directory, identity, monkeypatch) -> object:
         return session.load(directory, identity)
 
 
+def restored_from(root, identity, name="ann"):
+    """What restoring ``name``'s checkpoint of game directory a gives."""
+    files = sorted((root / "a").glob("*.pbem"))
+    return checkpoint.Checkpoints(root / name).restore(
+        root / "a", [(p.name, p.stat()) for p in files], lambda i: files[i].read_bytes(), identity, session._game_for)
+
+
 def test_a_command_keeps_a_sealed_checkpoint_in_the_keystore(game):
     root, ann, _ = game
     kept = list((root / "ann" / checkpoint.DIRECTORY).glob("*.bin"))
@@ -92,10 +99,7 @@ def test_a_checkpoint_that_does_not_match_or_open_is_ignored(game, monkeypatch, 
         path.write_bytes(checkpoint.Checkpoints(root / "bob").path_for(root / "b").read_bytes())
     else:
         monkeypatch.setattr(checkpoint, "code_digest", lambda game: "another pbem")
-    files = sorted((root / "a").glob("*.pbem"))
-    restored = checkpoint.Checkpoints(root / "ann").restore(
-        root / "a", [(p.name, p.stat()) for p in files], lambda i: files[i].read_bytes(), ann, session._game_for)
-    assert restored is None
+    assert restored_from(root, ann) is None
     assert snapshot(session.load(root / "a", ann)) == snapshot(fresh(root / "a", ann, monkeypatch))
 
 
@@ -230,16 +234,12 @@ def two_more(root, ann, bob):
     session.receive(root / "a", [result.path], ann)
 
 
-def test_the_old_history_goes_to_chunk_files_written_once_and_swept_when_merged(game, monkeypatch):
+def test_the_old_history_goes_to_chunk_files_written_once_and_swept_when_merged(chunked, monkeypatch):
     """A checkpoint's large history chunks are files of their own: a command
     does not rewrite one it keeps, removes those it merged, and every one is
     sealed and private."""
-    root, ann, bob = game
-    monkeypatch.setattr(checkpoint._Chunks, "LEAST", 64)  # chunks this small go to files too
-    expected = snapshot(fresh(root / "a", ann, monkeypatch))
-    session.load(root / "a", ann, keep=False)
-    checkpoint.Checkpoints(root / "ann").forget(root / "a")
-    assert snapshot(session.load(root / "a", ann)) == expected  # a checkpoint kept with chunk files
+    root, ann, bob = chunked
+    assert snapshot(session.load(root / "a", ann)) == snapshot(fresh(root / "a", ann, monkeypatch))
     before = chunk_files(root)
     assert before and all(stat.S_IMODE(st.st_mode) == 0o600 for st in before.values())
     for path in (root / "ann" / checkpoint.DIRECTORY).glob("*.d/*"):
@@ -255,23 +255,26 @@ def test_the_old_history_goes_to_chunk_files_written_once_and_swept_when_merged(
     assert snapshot(session.load(root / "a", ann)) == snapshot(fresh(root / "a", ann, monkeypatch))
 
 
-def test_a_checkpoint_whose_chunk_file_is_gone_is_ignored(game, monkeypatch):
+@pytest.fixture
+def chunked(game, monkeypatch):
+    """The game, with ann's checkpoint kept anew with chunk files (small chunks go to files too)."""
     root, ann, _ = game
     monkeypatch.setattr(checkpoint._Chunks, "LEAST", 64)
     checkpoint.Checkpoints(root / "ann").forget(root / "a")
     session.load(root / "a", ann)
+    assert list((root / "ann" / checkpoint.DIRECTORY).glob("*.d/*"))
+    return game
+
+
+def test_a_checkpoint_whose_chunk_file_is_gone_is_ignored(chunked, monkeypatch):
+    root, ann, _ = chunked
     next(iter((root / "ann" / checkpoint.DIRECTORY).glob("*.d/*"))).unlink()
-    files = sorted((root / "a").glob("*.pbem"))
-    assert checkpoint.Checkpoints(root / "ann").restore(
-        root / "a", [(p.name, p.stat()) for p in files], lambda i: files[i].read_bytes(), ann, session._game_for) is None
+    assert restored_from(root, ann) is None
     assert snapshot(session.load(root / "a", ann)) == snapshot(fresh(root / "a", ann, monkeypatch))
 
 
-def test_a_chunk_file_damaged_while_in_use_is_an_error_and_the_next_command_replays(game, monkeypatch):
-    root, ann, _ = game
-    monkeypatch.setattr(checkpoint._Chunks, "LEAST", 64)
-    checkpoint.Checkpoints(root / "ann").forget(root / "a")
-    session.load(root / "a", ann)
+def test_a_chunk_file_damaged_while_in_use_is_an_error_and_the_next_command_replays(chunked, monkeypatch):
+    root, ann, _ = chunked
     match = session.load(root / "a", ann)  # restored: its old history not read yet
     for path in (root / "ann" / checkpoint.DIRECTORY).glob("*.d/*"):
         path.write_bytes(b"\0" * path.stat().st_size)

@@ -385,7 +385,9 @@ class Checkpoints:
             return False
         path = self.path_for(directory)
         header = self._header(game, transcript, covered.digest, covered.count, covered.stamps.hexdigest())
-        kept = copy_of(replay, game=None, state=None, pending=(), transcript=copy_of(transcript, messages=FileMessages.of(transcript.messages)),
+        compact = copy_of(transcript, messages=FileMessages.of(transcript.messages),
+                          chain_values=b"".join(transcript.chain_values))  # one bytes: 32 a message
+        kept = copy_of(replay, game=None, state=None, pending=(), transcript=compact,
                        events=replay.events.truncated(base.events), rolls=replay.rolls.truncated(base.rolls))
         chunks = self._chunks(path, identity, transcript.game)
         body = io.BytesIO()
@@ -445,6 +447,8 @@ class Checkpoints:
         if header != self._header(game, replay.transcript, head["files"], count, head["stamps"]):
             return None  # another game version, ruleset or pbem code: replay from the files
         replay.transcript.messages.bind(Path(directory), [name for name, _ in entries[:count]])
+        packed = replay.transcript.chain_values  # one bytes in the checkpoint: 32 a message
+        replay.transcript.chain_values = [packed[i:i + 32] for i in range(0, len(packed), 32)]
         return copy_of(replay, game=game, state=replay.base.state), Covered(count, head["files"], stamps)
 
     def forget(self, directory: str | os.PathLike[str]) -> None:

@@ -19,6 +19,7 @@ from pbem.errors import InputError, IntegrityError, UsageError
 
 FILE_RE = re.compile(r"^(\d{4})-([A-Za-z][A-Za-z0-9_-]*)\.pbem$")
 LOCK_NAME = ".pbem.lock"
+_HELD: set[Path] = set()  # the game directories whose lock this process holds
 
 
 def message_name(seq: int, side: str) -> str:
@@ -79,8 +80,15 @@ class GameDirectory:
         directory scan; the stat is what a replay checkpoint compares)."""
         if not self.path.is_dir():
             return []
-        match = FILE_RE.match
-        names = sorted(name for name in os.listdir(self.path) if match(name))  # by seq, then side (NNNN-SIDE)
+        match, listed = FILE_RE.match, os.listdir(self.path)
+        if self.path in _HELD:
+            # Holding the lock, any temporary file here was left by a writer
+            # that was killed before linking it: never a message, remove it.
+            for name in listed:
+                if name.startswith(".tmp-"):
+                    with contextlib.suppress(OSError):
+                        os.unlink(self.path / name)
+        names = sorted(name for name in listed if match(name))  # by seq, then side (NNNN-SIDE)
         found = []
         fd = os.open(self.path, os.O_RDONLY)
         try:
@@ -101,7 +109,10 @@ class GameDirectory:
         return [(seq, side, self.path / name) for seq, side, name, _ in self.require_entries()]
 
     def require_any(self) -> None:
-        """Refuse a directory that holds no message file (reading as little as it can)."""
+        """Refuse a directory that holds no message file (reading as little as
+        it can: a directory with pbem's lock file is one pbem wrote to)."""
+        if (self.path / LOCK_NAME).is_file():
+            return
         if self.path.is_dir():
             with os.scandir(self.path) as entries:
                 if any(FILE_RE.match(entry.name) for entry in entries):
@@ -135,13 +146,10 @@ class GameDirectory:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError as err:
                 raise UsageError(f"{self.path} is in use by another pbem process; try again when it has finished") from err
-            # Holding the lock, any temporary file here was left by a writer
-            # that was killed before linking it: never a message, remove it.
-            with os.scandir(self.path) as entries:
-                stale = [entry.path for entry in entries if entry.name.startswith(".tmp-")]
-            for path in stale:
-                with contextlib.suppress(OSError):
-                    os.unlink(path)
-            yield
+            _HELD.add(self.path)  # its listing removes what a killed writer left
+            try:
+                yield
+            finally:
+                _HELD.discard(self.path)
         finally:
             os.close(fd)
