@@ -546,6 +546,31 @@ def long_game(root: Path, sizes: list[int], step_at: tuple[int, int], runs: int)
            f"{max(sizes)} messages verified in {fmt_s(times[-1])} (goal: under 2 s at 1,000)")
 
 
+def demo_wall(root: Path, runs: int) -> None:
+    """`pbem demo` (Ambon, the whole game with the audit) as a player runs
+    it, with the replay checkpoints and with ``PBEM_NO_CHECKPOINTS=1`` (every
+    command replays the game from message 0, as before issue 15), in turns:
+    the median wall time of each."""
+    print(f"pbem demo with and without checkpoints ({runs} rounds)", flush=True)
+    env = dict(os.environ, COLUMNS="120")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    walls: dict[bool, list[float]] = {True: [], False: []}
+    for i in range(runs):
+        for kept in (True, False):
+            e = dict(env) if kept else dict(env, PBEM_NO_CHECKPOINTS="1")
+            start = time.perf_counter()
+            done = subprocess.run(pbem_command() + ["demo", "--dir", str(root / f"demo-{i}-{kept}")], env=e,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            walls[kept].append(time.perf_counter() - start)
+            if done.returncode:
+                raise SystemExit(f"pbem demo failed ({done.returncode}):\n{done.stderr}")
+    kept, replayed = statistics.median(walls[True]), statistics.median(walls[False])
+    figure("long", "`pbem demo` (Ambon) wall time: checkpoints / every command replaying from message 0",
+           fmt_s(kept), fmt_s(replayed), kept / replayed, "", None,
+           f"median of {runs}, in turns.  Not from this run: the code before issue 15 (7cb4b46) against "
+           f"e029463, paired A/B of the whole process, 5 pairs, 2026-12-01: 10.4 s vs 2.3 s median wall")
+
+
 # --------------------------------------------------------------------------- the report
 
 
@@ -680,6 +705,8 @@ def main() -> None:
             long_game(Path(tmp) / "long", [50, 100, 200], (50, 200), 9)
         elif wanted("long"):
             long_game(Path(tmp) / "long", [100, 200, 400, 1000], (50, 400), 15)
+        if wanted("long"):
+            demo_wall(Path(tmp) / "demo", 1 if args.quick else 3)
     command = "python benchmarks/run.py" + (" --quick" if args.quick else "")
     text = report(command, time.perf_counter() - started)
     if args.out == "-":
