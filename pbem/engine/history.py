@@ -25,6 +25,16 @@ import pickle
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 
+def position(index: int, length: int, what: str) -> int:
+    """``index`` (negative from the end) as a place in a sequence of
+    ``length`` items of ``what``; IndexError outside it."""
+    if index < 0:
+        index += length
+    if not 0 <= index < length:
+        raise IndexError(f"{what} index out of range")
+    return index
+
+
 class Chunk:
     """Items of a history pickled once, oldest first: their bytes (pickle
     streams one after the other), or a ``load`` that gives them; how many
@@ -97,10 +107,7 @@ class History(Sequence):
             if step == 1 and start >= self._count:
                 return self._tail[start - self._count: max(start, stop) - self._count]
             return (self._older() + self._tail)[index]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("history index out of range")
+        index = position(index, len(self), "history")
         if index >= self._count:
             return self._tail[index - self._count]
         if index == self._count - 1 and self._items is None:

@@ -58,7 +58,7 @@ from dataclasses import replace as copy_of
 from pathlib import Path
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
-from pbem.engine.history import Chunk
+from pbem.engine.history import Chunk, position
 from pbem.match.viewcache import hash256 as _hash
 from pbem.match.viewcache import keystore_file, write_private
 
@@ -194,10 +194,7 @@ class FileMessages(Sequence):
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("message index out of range")
+        index = position(index, len(self), "message")
         if index >= self._count:
             return self._tail[index - self._count]
         if index in self._at_hand:
@@ -228,7 +225,7 @@ class FileMessages(Sequence):
         return copy
 
     def __reduce__(self) -> tuple[Any, ...]:
-        kept = FileMessages.of(self)
+        kept = FileMessages.of(self) if self._tail else self  # compact already: as keep() makes it
         return (FileMessages, (kept._digests, kept._at_hand, kept._count))
 
 
