@@ -122,12 +122,12 @@ def test_14_2_show_draws_the_board_with_battalions_off_map(off_map, columns):
         assert r.exit_code == 0, r.output
         caption = "off-map / sealed (14.2):"
         box = next(line for line in r.output.splitlines() if line.startswith("off-map"))
-        assert box.startswith(caption) and box[len(caption):].split() == SECOND_WAVE
+        assert box.startswith(caption) and box[len(caption):].split() == [f"[{uid}]" for uid in SECOND_WAVE]
         assert "Kure-1" in r.output and "fw-laha" in r.output  # the rest of the board is there
         if columns == "80":  # the map and its boxes fit; prose (the events) is left to the terminal to wrap
             lines = r.output.splitlines()
             drawn = lines[:lines.index("Order of battle")]
-            assert max(len(line) for line in drawn if not line.startswith("Stacks:")) <= 80
+            assert max(len(line) for line in drawn) <= 80
     j, a = off_map
     assert_nothing_sealed_in(a.run("show", a.game).output, "the Allied board")
     assert_nothing_sealed_in(a.run("show", a.game, "--json").output, "the Allied view")
@@ -280,7 +280,8 @@ def test_14_2_a_box_not_on_the_maps_list_is_drawn_as_a_box_not_parsed_as_a_hex()
               "off-map": [{"label": "1.A", "side": "red"}, {"label": "1.B", "side": "red"}],
               "reserve": [{"label": "B9", "side": "blue"}]}
     text = text_of(render_map(TEST_GAME.map, stacks, box_names={"reserve": "Reserve (turn 3)"}))
-    assert "\noff-map:  1.A   1.B \n" in text + "\n" and "\nReserve (turn 3):  B9 \n" in text + "\n"
+    # no side colours given: the sides in alphabetical order, blue [..] and red (..)
+    assert "\noff-map: (1.A) (1.B)\n" in text + "\n" and "\nReserve (turn 3): [B9]\n" in text + "\n"
     boxes = boxes_of(board_svg(TEST_GAME.map, stacks, box_names={"reserve": "Reserve (turn 3)"}))
     assert boxes["off-map"] == ["1.A", "1.B"] and boxes["reserve"] == ["B9"]
     svg = ET.fromstring(board_svg(TEST_GAME.map, stacks).encode())

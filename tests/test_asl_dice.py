@@ -77,7 +77,8 @@ def test_asl_DR_author_cannot_preview_and_both_logs_agree(players, tmp_path):
     assert r.exit_code == 0, r.output
     sent = last_line(r.output)
     log = json.loads(ann.run("log", ann.game, "--json").output)
-    assert log["rolls"] == [] and log["pending_dice"] == [{"label": "2.0", "dice": "2d6", "keyed_by": 2}]
+    assert log["rolls"] == [] and log["pending_dice"] == [
+        {"label": "2.0", "dice": "2d6", "keyed_by": 2, "roll": "2.0", "expression": "DR"}]
     assert bob.run("receive", bob.game, sent).exit_code == 0
     (provisional,) = json.loads(bob.run("log", bob.game, "--json").output)["rolls"]
     assert provisional["provisional"] and provisional["purpose"] == "DR: Sniper check"

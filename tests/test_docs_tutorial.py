@@ -54,10 +54,12 @@ NORMALISE: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b[0-9a-f]{16}\.\.\."), "<data hash>..."),
     (re.compile(r"\b[0-9a-f]{12}\.\.\."), "<game id>..."),
     (re.compile(r"(?<![0-9A-Za-z])[0-9a-f]{8}(?![0-9A-Za-z])"), "<game>"),
-    # the dice game's rolls: in the log ("[2, 3] + 1 = 6") and in the tables of show and log
-    (re.compile(r"(rolled \S+ for '[^']*': )\[[\d, ]+\]( [+-] \d+)? = -?\d+"), r"\1[<dice>]\2 = <total>"),
-    (re.compile(r"│ \[\d+(?:, \d+)*\] +│ -?\d+ +│"), "│ [<dice>] │ <total> │"),
-    (re.compile(r"(│ \d*d\d+ +│ )\d+(?: \d+)* +(│ msg)"), r"\1<dice> \2"),
+    # the dice game's rolls, each term, the modifier, the total: in the log
+    # ("2 + 3 + 1 = 6") and in the tables of show and log ("2d6+1: 2 + 3 + 1 = 6"),
+    # whose rules are as wide as the rolls drawn
+    (re.compile(r"(rolled \S+ for '[^']*': )-?\d+(?: [+-] \d+)*(?: = -?\d+)?"), r"\1<dice>"),
+    (re.compile(r"(│ [\w+-]+: )-?\d+(?: [+-] \d+)*(?: = -?\d+)?(?= +│)"), r"\1<dice>"),
+    (re.compile(r"([━─])\1+"), r"\1"),
     # Ambon's dice ("roll 4 +1 (Kure 1 Special landing) = 5 -> ...")
     (re.compile(r"\broll \d+\b"), "roll <die>"),
     (re.compile(r"= -?\d+ ->"), "= <total> ->"),
@@ -208,16 +210,18 @@ def test_normalise_replaces_only_what_differs_per_run():
         "│ game <game id> (dice), 6 messages │"]
     assert normalise("proposal: dice game 328fd2c7cfdc...; no optional rules; data b1b2ed4199b79a82...") == [
         "proposal: dice game <game id>...; no optional rules; data <data hash>..."]
-    rolled = "0003 [dice.roll] first rolled 2d6+1 for 'artillery on the ridge': [{}] + 1 = {} (keyed by message 0002)"
-    assert normalise(rolled.format("2, 3", 6)) == normalise(rolled.format("6, 6", 13))
-    assert normalise("│ 2.0  │ first │ 2d6+1 │ artillery │ [2, 3] │ 6     │") == normalise(
-        "│ 2.0  │ first │ 2d6+1 │ artillery │ [6, 6] │ 13    │")
-    assert normalise("│ 3.0/0 │ second │ morale check │ 1d20 │ 2      │ msg 0003 │") == normalise(
-        "│ 3.0/0 │ second │ morale check │ 1d20 │ 17     │ msg 0003 │")
+    rolled = "0003 [dice.roll] first rolled 2d6+1 for 'artillery on the ridge': {} (keyed by message 0002)"
+    assert normalise(rolled.format("2 + 3 + 1 = 6")) == normalise(rolled.format("6 + 6 + 1 = 13"))
+    assert normalise(rolled.format("2")) == normalise(rolled.format("17"))
+    assert normalise("│ 2.0  │ first │ artillery │ 2d6+1: 2 + 3 + 1 = 6  │") == normalise(
+        "│ 2.0  │ first │ artillery │ 2d6+1: 6 + 6 + 1 = 13 │")
+    assert normalise("│ 3.0  │ second │ morale check │ d20: 2  │ msg 0003 │") == normalise(
+        "│ 3.0  │ second │ morale check │ d20: 17 │ msg 0003 │")
+    assert normalise("┏━━━━━━┳━━━━┓") == normalise("┏━━━━━━━┳━━━┓")
     assert normalise("│ 0005-second.… │ (0s ago) │") == normalise("│ 0005-second.… │ (12s ago) │")
     # what does not change per run is kept
     for kept in ("next: message 0003 by second -- your move", "imported bob-dice/0001-second.pbem",
-                 "[dice.seal] first seals a note in slot 'ambush'", "│ dice recomputed: 2 groups │",
+                 "[dice.seal] first seals a note in slot 'ambush'", "│ dice recomputed: 2 declared rolls │",
                  "already imported, skipped: 0003, 0004", "0004 [6.4] 2.A, 2.B, 2.C, 2.D move up to fw-laha"):
         assert normalise(kept) == [re.sub("  +", " ", kept)]
     assert normalise("next: message 0004 by first") != normalise("next: message 0005 by first")

@@ -5,12 +5,10 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
-from rich.console import Console
 
 from engine_game.game import GAME, State
 from pbem.engine.machine import Ordered, apply_all
 from pbem.engine.mapdata import load_map
-from pbem.render.hexmap import render_map
 from pbem.render.svg import board_svg
 from pbem.errors import InputError
 
@@ -26,12 +24,6 @@ def after_red_moves() -> State:
     )
     state, _ = apply_all(GAME, state, [Ordered("red", 2, i, o) for i, o in enumerate(parsed.public)])
     return state
-
-
-def terminal_text(renderable, width: int = 120) -> str:
-    console = Console(record=True, width=width, color_system="truecolor", file=open("/dev/null", "w"))
-    console.print(renderable)
-    return console.export_text()
 
 
 def big_map(layout: str, n: int = 20) -> bytes:
@@ -50,81 +42,7 @@ hill = ["0202", "{n:02d}{n:02d}"]
 """.encode()
 
 
-# --------------------------------------------------------------------------- terminal
-
-
-BOARD = """\
-Test Strip - turn 1
-      0201.       0401.       0601.
-0101.       0301.       0501.
-      0202*       0402.       0602.
-0102.       0302. R1    0502*
-      0203.       0403f B2    0603.
-0103.       0303f       0503.
-      0204.       0404.       0604.
-0104.       0304f R2    0504!
-      0205~       0405. B1    0605.
-0105.       0305~       0505.
-      0206.       0406.       0606.
-0106.       0306.       0506.
-
-Terrain:  .  clear   f  forest   ~  lake
-Hexes:   * key location  # town  ! markers under units
-Sides:       Red      Blue
-Stacks:  below each hex number: top unit, first letter of its marker, number of units
-Landing box (-> 0101):  R3
-"""
-
-
-def test_terminal_board_known_answer():
-    view = GAME.view(after_red_moves(), None)
-    text = terminal_text(render_map(GAME.map, view["stacks"], side_colours=COLOURS, side_names=NAMES, title="Test Strip - turn 1"))
-    assert "\n".join(line.rstrip() for line in text.splitlines()) + "\n" == BOARD
-
-
-def test_terminal_board_has_colours():
-    view = GAME.view(after_red_moves(), None)
-    console = Console(record=True, width=120, color_system="truecolor", file=open("/dev/null", "w"))
-    console.print(render_map(GAME.map, view["stacks"], side_colours=COLOURS))
-    ansi = console.export_text(styles=True)
-    assert "48;2;111;154;82" in ansi  # forest #6f9a52 as a background
-    assert "48;2;176;58;46" in ansi  # red's #b03a2e behind R1
-
-
-def test_stack_cell_shows_marker_and_count():
-    stacks = {"0303": [{"label": "3.A", "side": "jp", "marker": "disrupted"}, {"label": "3.B", "side": "jp"}]}
-    text = terminal_text(render_map(GAME.map, stacks, legend=False))
-    assert "3.Ad2" in text
-    text = terminal_text(render_map(GAME.map, {"0101": [{"label": "beachhead"}]}, legend=False))
-    assert "beach" in text
-
-
-def test_twenty_by_twenty_fits_in_120_columns():
-    gmap = load_map(big_map("odd-q"))
-    text = terminal_text(render_map(gmap, {"1010": [{"label": "X1", "side": "a"}]}))
-    lines = text.splitlines()
-    assert max(len(line) for line in lines) <= 120
-    assert "2020" in text and "0101" in text and "showing" not in text
-    assert len([line for line in lines if "1010" in line]) == 1
-
-
-def test_pointy_twenty_columns_pan():
-    gmap = load_map(big_map("odd-r"))
-    text = terminal_text(render_map(gmap))
-    assert max(len(line) for line in text.splitlines()) <= 120
-    assert "showing 0101-1920 of columns 01-20, rows 01-20; pan with window=" in text
-    assert "2001" not in text
-    text = terminal_text(render_map(gmap, window=("1101", "2005")))
-    assert "showing 1101-2005" in text and "2005" in text and "1006" not in text and "2006" not in text
-
-
-def test_bad_stacks_and_windows_are_quoted():
-    with pytest.raises(InputError, match="hex '0909' is off the map"):
-        render_map(GAME.map, {"0909": [{"label": "X"}]})
-    with pytest.raises(InputError, match="has no 'label'"):
-        render_map(GAME.map, {"0101": [{"side": "red"}]})
-    with pytest.raises(InputError, match="window"):
-        render_map(GAME.map, window=("0505", "0101"))
+# The terminal board: tests/test_terminal_board.py
 
 
 # --------------------------------------------------------------------------- SVG

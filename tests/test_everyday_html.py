@@ -76,3 +76,6 @@ def test_headless_chromium_draws_the_board(players, tmp_path):
     counters = int(re.search(r'data-counters="(\d+)"', body.group(0)).group(1))
     assert width > 300 and height > 300  # the browser laid the board out
     assert counters > 10  # and drew the counters on it
+    # the page's script measured every label against its counter or box: none overflows (tests/test_board_browser.py)
+    assert int(re.search(r'data-texts-checked="(\d+)"', body.group(0)).group(1)) > 300
+    assert 'data-overflowing="0"' in body.group(0), re.search(r'<pre id="overflow"[^>]*>(.*?)</pre>', done.stdout, re.S)

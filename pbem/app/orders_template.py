@@ -173,9 +173,11 @@ def for_match(match: Any) -> Template:
                      f"per-game secret so that anyone can audit the game"], my_turn=True)
     body = template(game, replay.state, side, match.player.store)
     awaited = [f"message {seq:04d}: " + body.awaited[0]] + body.awaited[1:] if body.awaited else [f"message {seq:04d}"]
-    pending = [d for d in replay.pending if isinstance(d, DiceDue)]
-    if pending:
-        awaited.append(f"your message completes the key of {len(pending)} dice group(s) of {transcript.opponent(side)}'s")
+    if any(isinstance(d, DiceDue) for d in replay.pending):
+        from pbem.match.replay import counted, pending_rolls
+
+        awaited.append(f"your message completes the key of {counted(pending_rolls(replay))} of "
+                       f"{transcript.opponent(side)}'s")
     kept = _checked_examples(session, match, body)
     return done(awaited, body, kept, standing=_standing_ok(session, match, kept, body), my_turn=True)
 

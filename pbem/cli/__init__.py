@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import click
 
@@ -436,9 +436,19 @@ def ask_for(match: Any) -> dict[str, Any]:
 @click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Also draw the board as an SVG file.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), help="Also write a self-contained HTML page.")
 @click.option("--fresh", is_flag=True, help="Verify and replay the game even if the view drawn last time is still current.")
+@click.option("--around", metavar="HEX", help="Draw the map around this hex (as many columns as fit, or --radius).")
+@click.option("--radius", type=click.IntRange(min=0), metavar="N", help="With --around: N hexes each way.")
+@click.option("--full", is_flag=True, help="Draw the whole map, however wide.")
 @handles_errors
-def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | None, fresh: bool) -> None:
+def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | None, fresh: bool,
+         around: str | None, radius: int | None, full: bool) -> None:
     """Show the game from your side's view: board, order of battle, turn, last events.
+
+    \b
+    The map is drawn at your terminal's width, round the hexes of the last
+    message's events; --around HEX [--radius N] draws another part, --full
+    all of it.  Each stack has a letter, listed under the map with every
+    unit's full id; [a] and (a) tell the sides apart without colour.
 
     \b
     The text drawn is kept in your keystore (PBEM_HOME/views; sealed under
@@ -446,15 +456,25 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
     file changes, showing the game again skips the replay (--fresh replays
     anyway).
 
-    Example: pbem show games/bob --svg board.svg
+    \b
+    Examples: pbem show games/bob
+              pbem show games/bob --around 1609 --radius 3
+              pbem show games/bob --full --svg board.svg
     """
     import functools
 
+    from pbem.errors import UsageError
     from pbem.match import viewcache
 
+    if radius is not None and around is None:
+        raise UsageError("--radius goes with --around HEX (the hex to centre on)")
+    if full and around is not None:
+        raise UsageError("--full draws the whole map: leave out --around, or leave out --full")
     owner = viewcache.Owner.of(keystore().path)
     unlock = functools.cache(load_identity)
-    mode, shape = ("json" if as_json else "board"), viewcache.console_inputs()
+    window = {"around": around, "radius": radius, "full": full}
+    mode = "json" if as_json else "board" + "".join(f" {k}={v}" for k, v in window.items() if v not in (None, False))
+    shape = viewcache.console_inputs()
     digest = viewcache.files_digest(directory) if owner and not (svg_path or html_path) else None
     if digest is not None and not fresh:
         text = viewcache.lookup(directory, owner, digest, mode, shape, unlock)
@@ -465,20 +485,26 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
 
     match = session.load(directory, unlock())
     view = match.view()
+    if (around or full) and not as_json:
+        from pbem.render import board
+
+        if not board.has_board(match.game, view):
+            raise UsageError(f"--around/--full: the {match.game.name} game has no map to draw")
     if svg_path:
         write_svg(svg_path, match.game, view, f"{match.game.name} -- {match.player.side}'s view")
     if html_path:
         from pbem.render.html import match_html
 
         write_output(html_path, match_html(match))
-    text = shown_text(match, view, mode)
+    text = shown_text(match, view, "json" if as_json else "board", window)
     _write_out(text)
     if digest is not None:
         viewcache.store(directory, owner, digest, mode, shape, match.game, text, unlock())
 
 
-def shown_text(match: Any, view: Any, mode: str) -> str:
-    """What `pbem show` prints: the board (``mode`` "board") or the JSON view."""
+def shown_text(match: Any, view: Any, mode: str, window: Mapping[str, Any] | None = None) -> str:
+    """What `pbem show` prints: the board (``mode`` "board"; ``window``: the
+    map's ``around``/``radius``/``full`` of print_board) or the JSON view."""
     if mode == "json":
         import json
 
@@ -487,7 +513,7 @@ def shown_text(match: Any, view: Any, mode: str) -> str:
         return json.dumps(render.match_json(match), indent=2, sort_keys=True) + "\n"
     out = console()
     with out.capture() as captured:
-        draw_match(out, match, view)
+        draw_match(out, match, view, window)
     return captured.get()
 
 
@@ -521,7 +547,7 @@ def keep_view(directory: str | Path, identity: Any) -> None:
     viewcache.store(directory, owner, digest, "board", shape, match.game, text, identity)
 
 
-def draw_match(out: Any, match: Any, view: Any) -> None:
+def draw_match(out: Any, match: Any, view: Any, window: Mapping[str, Any] | None = None) -> None:
     """The board (or a boardless game's summary), its last events and whose turn it is."""
     from pbem.render import board
     from pbem.render import console as render
@@ -531,7 +557,7 @@ def draw_match(out: Any, match: Any, view: Any) -> None:
         from pbem.engine.history import newest
 
         events = [e for s, e in newest(match.replay.events, lambda item: item[0] >= last) if s == last]
-        board.print_board(out, match.game, view, you=match.player.side, events=events)
+        board.print_board(out, match.game, view, you=match.player.side, events=events, **(window or {}))
         render.print_turn(out, match)
     else:
         from pbem.engine import contract
@@ -574,7 +600,7 @@ def log(directory: str, as_json: bool) -> None:
         return
     out = console()
     render.print_events(out, match)
-    render.print_rolls(out, match.replay.rolls)
+    render.print_rolls(out, match.replay)
 
 
 @main.command()
@@ -823,7 +849,7 @@ def demo(game: str | None, directory: str | None) -> None:
             for line in final.game.summary(final.replay.state):
                 out.print(line, markup=False)
         else:
-            render.print_rolls(out, report.verify.replay.rolls, title="Rolls in the demo game")
+            render.print_rolls(out, report.verify.replay, title="Rolls in the demo game")
         render.print_report(out, report.verify)
         return report
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
 
 if TYPE_CHECKING:  # annotations only: listing pbem's commands imports this module, not the state machine
-    from pbem.engine.machine import Action, Awaited, Event, ParsedOrders
+    from pbem.engine.machine import Action, Awaited, DiceDue, Event, ParsedOrders
 
 
 @runtime_checkable
@@ -145,6 +145,34 @@ class Board(Protocol):
 
 
 @runtime_checkable
+class DescribesRolls(Protocol):
+    """How a game's dice groups make up the rolls its players read (``pbem
+    log``, ``pbem play``, the mail summary); nothing of it is in the files:
+    like the rolls, it is recomputed from them.
+
+    ``describe_roll(state, due)`` describes a group ``due`` awaited in
+    ``state``; ``describe_roll(state, due, values, events)`` the group once
+    rolled, ``state`` the state it was rolled in and ``events`` what applying
+    ``values`` produced.  The answer is a mapping with any of
+
+    ``roll``        the declared roll's label, shared by all its groups
+                    (default: the group's own label);
+    ``expression``  the roll as its players write it: ``"2d6+1"``, ``"DR+1"``
+                    (default ``"NdS"``);
+    ``sign``        the group's sign in the sum, 1 or -1 (default 1);
+    ``modifiers``   ``[(why, value), ...]`` added to the dice, ``why`` the rule
+                    or ``""`` (default none);
+    ``total``       what the game computes, once the roll's last group is
+                    rolled (default none: the values are read one by one),
+
+    or None: the group is a roll of its own, read value by value.
+    """
+
+    def describe_roll(self, state: Any, due: DiceDue, values: tuple[int, ...] | None = None,
+                      events: Sequence[Event] = ()) -> Mapping[str, Any] | None: ...
+
+
+@runtime_checkable
 class SideColours(Protocol):
     """Each side's counter colour, ``#rrggbb`` by side id."""
 
@@ -224,6 +252,8 @@ class Demo(Protocol):
 
 @dataclass(frozen=True)
 class DemoPlayer:
+    """One of the two players of a demo."""
+
     name: str  # the keystore's directory name, e.g. "kenji"
     full_name: str  # the identity's name, e.g. "Kenji (Japanese, demo)"
     side: str

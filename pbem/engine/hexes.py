@@ -25,7 +25,6 @@ Parity is that of the *printed* column or row number, so ``"1609"`` is column
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -299,11 +298,12 @@ class Layout:
     # -- offset <-> cube --------------------------------------------------
     def to_hex(self, col: int, row: int) -> Hex:
         """The hex at offset ``(col, row)``."""
-        if self.flat_top:
-            shove = (col - (col & 1)) // 2 if self._odd else (col + (col & 1)) // 2
-            return Hex.axial(col, row - shove)
-        shove = (row - (row & 1)) // 2 if self._odd else (row + (row & 1)) // 2
-        return Hex.axial(col - shove, row)
+        offset = self.offset
+        if offset.endswith("-q"):  # flat_top
+            shove = (col - (col & 1)) // 2 if offset.startswith("odd") else (col + (col & 1)) // 2
+            return Hex(col, row - shove, shove - col - row)
+        shove = (row - (row & 1)) // 2 if offset.startswith("odd") else (row + (row & 1)) // 2
+        return Hex(col - shove, row, shove - col - row)
 
     def to_offset(self, h: Hex) -> tuple[int, int]:
         """The offset ``(col, row)`` of ``h``."""
@@ -316,10 +316,6 @@ class Layout:
         return h.q + shove, r
 
     # -- text <-> hex -----------------------------------------------------
-    @property
-    def _pattern(self) -> re.Pattern[str]:
-        return re.compile(f"[0-9]{{{self.col_digits + self.row_digits}}}")
-
     def example(self) -> str:
         """A well-formed number, for error messages (``"0101"``)."""
         return "0" * (self.col_digits - 1) + "1" + "0" * (self.row_digits - 1) + "1"
@@ -329,7 +325,7 @@ class Layout:
         if not isinstance(text, str):
             raise InputError(f"hex number {text!r} is not a string like {self.example()!r}")
         digits = text.strip()
-        if not self._pattern.fullmatch(digits):
+        if not (len(digits) == self.col_digits + self.row_digits and digits.isascii() and digits.isdigit()):
             raise InputError(
                 f"hex number {text!r} is not CCRR "
                 f"({self.col_digits + self.row_digits} digits, e.g. {self.example()!r})"

@@ -105,6 +105,8 @@ class DiceDue:
 
 @dataclass(frozen=True)
 class DecisionDue:
+    """``side`` must decide: a question of ``kind``, put as ``prompt``, with the ``options`` listed."""
+
     side: str
     kind: str
     prompt: str
@@ -114,6 +116,8 @@ class DecisionDue:
 
 @dataclass(frozen=True)
 class RevealDue:
+    """``side`` owes the opening of its sealed ``slot``."""
+
     side: str
     slot: str
     rule: str = ""

@@ -126,7 +126,7 @@ class DataFile:
                 raw = path.read_bytes()
             except OSError as err:
                 raise DataError(f"{label}: cannot read: {err.strerror or err}") from err
-        from pbem.util.tomlfile import parse
+        from pbem.engine.datacache import parse  # pbem.util.tomlfile.parse, kept between runs
 
         text, data = parse(raw, label, DataError)
         return cls(label, text), data
@@ -427,7 +427,8 @@ def load_map(source: Source, name: str | None = None) -> GameMap:
             if h in terrain:
                 raise src.error(key, f"hex {value!r} already has terrain {terrain[h]!r}", needle=f'"{value}"')
             terrain[h] = tname
-    for h in grid.hexes():
+    every_hex = tuple(grid.hexes())
+    for h in every_hex:
         if h not in terrain:
             if default is None:
                 raise src.error("hexes", f"hex {grid.label(h)!r} has no terrain and [map] sets no default_terrain")
@@ -493,7 +494,7 @@ def load_map(source: Source, name: str | None = None) -> GameMap:
         name=src.string(head.get("name", ""), "map.name"),
         grid=grid,
         terrain_types=_frozen(terrains),
-        terrain=_frozen({h: terrain[h] for h in grid.hexes()}),
+        terrain=_frozen({h: terrain[h] for h in every_hex}),
         towns=feature_sets["towns"],
         coastal=feature_sets["coastal"],
         key_locations=_frozen(keys),

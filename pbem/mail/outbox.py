@@ -254,10 +254,12 @@ def summary_text(match: Any, seq: int) -> str:
         events = [e for s, e in newest(replay.events, lambda item: item[0] >= seq) if s == seq]
         lines.append("What happened:" if events else "What happened: nothing but the turn passing (no orders).")
         lines += [f"  {e.sentence()}" for e in events]
-        pending = [d for d in replay.pending if d.key_seq == seq]
+        from pbem.match.replay import counted, pending_rolls
+
+        pending = pending_rolls(replay, seq)
         if pending:
-            lines += ["", f"Dice keyed by this message: {len(pending)} group(s), rolled when {other}'s reply arrives:"]
-            lines += [f"  {d.label}: {d.count}d{d.sides}" + (f" ({d.purpose})" if d.purpose else "") for d in pending]
+            lines += ["", f"Keyed by this message: {counted(pending)}.", f"They are rolled when {other}'s reply arrives:"]
+            lines += [f"  {r.label} {r.shown()}" + (f" -- {r.purpose}" if r.purpose else "") for r in pending]
         lines.append("")
         if match.closed:
             lines.append("The game is over and closed. Check it: pbem verify YOUR_GAME_DIR --audit")

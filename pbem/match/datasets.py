@@ -22,7 +22,6 @@ hash to compare with an opponent's.
 from __future__ import annotations
 
 import os
-import shutil
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
@@ -176,6 +175,8 @@ def install(
         if existing == ruleset:
             return DataSet(game, name, dest, ruleset), False
         raise UsageError(f"an installed {game} data set is already called {name!r} (hash {existing[:16]}...); choose another --name")
+    import shutil
+
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = dest.parent / f".tmp-{name}-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)

@@ -18,8 +18,8 @@ so both give the same result by construction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Sequence
 
 from pbem.engine import contract
 from pbem.engine.machine import DiceDue, DiceRolled, Event, MessageEnd, Opened, Ordered, RevealDue, Sealed
@@ -31,7 +31,10 @@ from pbem.protocol.transcript import Transcript
 
 @dataclass(frozen=True)
 class RollRecord:
-    """One roll with its provenance: what ``pbem log`` shows and verify recomputes."""
+    """One dice group rolled, with its provenance: what verify recomputes.
+    ``roll`` .. ``total`` say which declared roll it is part of and how that
+    roll reads (:class:`pbem.engine.contract.DescribesRolls`); :func:`declared_rolls` puts a
+    roll's groups together, as ``pbem log`` shows them."""
 
     label: str
     purpose: str
@@ -42,18 +45,178 @@ class RollRecord:
     author: str  # side that wrote message key_seq
     partner_seq: int  # message whose chain value completed the key
     provisional: bool  # partner value not yet published
+    roll: str = ""  # the declared roll's label ("": the group is the roll)
+    expression: str = ""  # the declared roll as written ("": NdS)
+    sign: int = 1  # the group's sign in the roll's sum
+    modifiers: tuple[tuple[str, int], ...] = ()  # (why, value) added to the dice
+    total: int | None = None  # the declared roll's total, where the game computes one
+
+    @property
+    def dice(self) -> str:
+        return f"{self.count}d{self.sides}"
 
     def to_json(self) -> dict[str, Any]:
         return {
             "label": self.label,
             "purpose": self.purpose,
-            "dice": f"{self.count}d{self.sides}",
+            "dice": self.dice,
             "values": list(self.values),
             "keyed_by": self.key_seq,
             "keyed_by_author": self.author,
             "completed_by": self.partner_seq,
             "provisional": self.provisional,
+            "roll": self.roll or self.label,
+            "expression": self.expression or self.dice,
+            "sign": self.sign,
+            "modifier": sum(m for _, m in self.modifiers),
+            "modifiers": [{"why": why, "value": m} for why, m in self.modifiers],
+            "total": self.total,
         }
+
+
+@dataclass(frozen=True)
+class Term:
+    """One dice group of a declared roll: its sign, its dice, their values
+    (None: not rolled yet)."""
+
+    sign: int
+    count: int
+    sides: int
+    values: tuple[int, ...] | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dice": f"{self.count}d{self.sides}", "sign": self.sign,
+                "values": None if self.values is None else list(self.values)}
+
+
+@dataclass(frozen=True)
+class DeclaredRoll:
+    """A roll as its players declared and read it -- each term, the
+    modifiers, the total -- made of one or more dice groups:
+    ``2d6+1: 2 + 2 + 1 = 5``, ``1d20+1d4-2: 17 + 3 - 2 = 18``,
+    ``2d6+1: pending (keyed by 0005)``."""
+
+    label: str
+    author: str
+    purpose: str
+    expression: str
+    terms: tuple[Term, ...]
+    modifiers: tuple[tuple[str, int], ...]
+    total: int | None
+    key_seq: int
+    partner_seq: int
+    provisional: bool
+    pending: bool
+
+    @property
+    def modifier(self) -> int:
+        return sum(m for _, m in self.modifiers)
+
+    @property
+    def groups(self) -> int:
+        return len(self.terms)
+
+    @property
+    def why(self) -> str:
+        """The modifiers that have a reason: ``"+1 attacking a town (11.2)"``."""
+        return "; ".join(f"{m:+d} {why}" for why, m in self.modifiers if why)
+
+    def result(self) -> str:
+        """``2 + 2 + 1 = 5``; ``pending (keyed by 0005)``; ``15, 3, 20`` for
+        dice the game reads one by one."""
+        if self.pending:
+            return f"pending (keyed by {self.key_seq:04d})"
+        parts = [(t.sign, v) for t in self.terms for v in t.values or ()]
+        parts += [(1 if m >= 0 else -1, abs(m)) for _, m in self.modifiers if m]
+        if self.total is None and not any(m for _, m in self.modifiers):
+            return ", ".join(("-" if s < 0 else "") + str(v) for s, v in parts)
+        text = "".join((("-" if s < 0 else "") if i == 0 else f" {'+' if s > 0 else '-'} ") + str(v)
+                       for i, (s, v) in enumerate(parts))
+        if self.total is not None and len(parts) > 1:
+            text += f" = {self.total}"
+        return text
+
+    def shown(self) -> str:
+        return f"{self.expression}: {self.result()}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "by": self.author,
+            "purpose": self.purpose,
+            "expression": self.expression,
+            "terms": [t.to_json() for t in self.terms],
+            "modifier": self.modifier,
+            "modifiers": [{"why": why, "value": m} for why, m in self.modifiers],
+            "total": self.total,
+            "shown": self.shown(),
+            "keyed_by": self.key_seq,
+            "completed_by": self.partner_seq,
+            "provisional": self.provisional,
+            "pending": self.pending,
+        }
+
+
+def describe(game: Any, state: Any, due: DiceDue, values: tuple[int, ...] | None = None,
+             events: Sequence[Event] = ()) -> tuple[str, str, int, tuple[tuple[str, int], ...], int | None]:
+    """(roll label, expression, sign, modifiers, total) of the group ``due``,
+    as the game describes it (:class:`pbem.engine.contract.DescribesRolls`) or as a roll of its own."""
+    found = game.describe_roll(state, due, values, events) if isinstance(game, contract.DescribesRolls) else None
+    if found is None:
+        return due.label, f"{due.count}d{due.sides}", 1, (), None
+    modifiers = tuple((str(why), int(m)) for why, m in found.get("modifiers", ()))
+    total = found.get("total")
+    return (str(found.get("roll", due.label)), str(found.get("expression", f"{due.count}d{due.sides}")),
+            -1 if found.get("sign", 1) < 0 else 1, modifiers, None if total is None else int(total))
+
+
+def declared_rolls(records: Iterable[RollRecord]) -> list[DeclaredRoll]:
+    """The rolls ``records`` (oldest first) make, each of its groups together."""
+    out: list[DeclaredRoll] = []
+    group: list[RollRecord] = []
+
+    def close() -> None:
+        if group:
+            last = group[-1]
+            terms = tuple(Term(r.sign, r.count, r.sides, r.values) for r in group)
+            out.append(DeclaredRoll(last.roll or last.label, last.author, last.purpose, last.expression or last.dice,
+                                    terms, last.modifiers, last.total, last.key_seq, last.partner_seq,
+                                    last.provisional, False))
+            group.clear()
+
+    for r in records:
+        if group and (not r.roll or r.roll != group[-1].roll or r.key_seq != group[-1].key_seq):
+            close()
+        group.append(r)
+    close()
+    return out
+
+
+def pending_rolls(replay: "Replay", key_seq: int | None = None) -> list[DeclaredRoll]:
+    """The rolls whose dice ``replay`` awaits (those keyed by ``key_seq``, if
+    given), each of its groups together."""
+    out: list[DeclaredRoll] = []
+    for d in replay.pending:
+        if key_seq is not None and d.key_seq != key_seq:
+            continue
+        label, expression, sign, modifiers, _ = describe(replay.game, replay.state, d)
+        term = Term(sign, d.count, d.sides, None)
+        if out and out[-1].label == label and out[-1].key_seq == d.key_seq and label != d.label:
+            out[-1] = replace(out[-1], terms=out[-1].terms + (term,))
+            continue
+        author = replay.transcript.messages[d.key_seq].side
+        out.append(DeclaredRoll(label, author, d.purpose, expression, (term,), modifiers, None, d.key_seq,
+                                d.key_seq + 1, False, True))
+    return out
+
+
+def counted(rolls: Sequence[DeclaredRoll], verb: str = "", rest: str = "") -> str:
+    """What the players declared, then the dice groups if they differ:
+    ``counted(rolls, "await", " the reply")`` is ``"2 declared rolls await
+    the reply (3 dice groups)"`` or ``"1 declared roll awaits the reply"``."""
+    groups, one = sum(r.groups for r in rolls), len(rolls) == 1
+    text = f"{len(rolls)} declared roll{'' if one else 's'}" + (f" {verb}{'s' if one else ''}" if verb else "") + rest
+    return text + (f" ({groups} dice group{'' if groups == 1 else 's'})" if groups != len(rolls) else "")
 
 
 @dataclass(frozen=True)
@@ -132,12 +295,24 @@ def resolve_dice(
     while True:
         due = [d for d in game.awaiting(state) if isinstance(d, DiceDue) and d.key_seq == seq]
         if not due:
-            return state, events, records
+            break
         for d in due:
             values = roll(key, d.label, d.count, d.sides)
+            before = state
             state, new = game.apply(state, DiceRolled(d.label, values))
             events.extend(new)
-            records.append(RollRecord(d.label, d.purpose, d.count, d.sides, values, seq, msg.side, seq + 1, provisional))
+            label, expression, sign, modifiers, total = describe(game, before, d, values, new)
+            records.append(RollRecord(d.label, d.purpose, d.count, d.sides, values, seq, msg.side, seq + 1, provisional,
+                                      "" if label == d.label else label, expression, sign, modifiers, total))
+    # a roll's total is known with its last group: every group of it carries it
+    totals: dict[str, int | None] = {}
+    for i in reversed(range(len(records))):
+        r = records[i]
+        if r.roll:
+            total = totals.setdefault(r.roll, r.total)
+            if total != r.total:
+                records[i] = replace(r, total=total)
+    return state, events, records
 
 
 def replay(game: Any, transcript: Transcript, *, next_value: bytes | None = None) -> Replay:

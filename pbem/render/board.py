@@ -1,20 +1,26 @@
-"""The board of a hex game: terminal map, SVG, order of battle, turn panel.
+"""The board of a hex game in a terminal: header, map, stacks, boxes, order of battle.
 
 Works for any game whose ``view`` carries ``stacks`` (hex or box id -> list
-of ``{label, side?, marker?}``, top first) and optionally ``units`` (the order
-of battle) and ``box_names`` (box id -> caption, e.g. for a holding box the
-map does not list), and whose game object has a ``map`` (:class:`GameMap`).
-A ``where`` that is not a hex number is a box (:func:`pbem.render.hexmap.is_box`).
+of ``{label, side?, marker?, concealed?}``, top first) and optionally
+``units`` (the order of battle), ``eliminated`` (unit ids), ``mines``
+(``{id, box, status}``), ``overstacked`` (hex -> why), ``marker_names``
+(marker -> what it means), ``vp`` and ``box_names`` (box id -> caption, e.g.
+for a holding box the map does not list), and whose game object has a
+``map`` (:class:`GameMap`).  A ``where`` that is not a hex number is a box
+(:func:`pbem.render.hexmap.is_box`).
+
+Everything here is drawn as :class:`rich.text.Text` (no tables or panels):
+a cold ``pbem show`` draws it in a few milliseconds, and it reads the same
+piped into mail or with ``NO_COLOR`` as in a terminal.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from rich.console import Console
-from rich.markup import escape
-from rich.panel import Panel
-from rich.table import Table
+from rich.style import Style
+from rich.text import Text
 
 from pbem.engine import contract
 
@@ -27,72 +33,151 @@ def side_names(game: Any) -> dict[str, str]:
     return {side: side.capitalize() for side in game.sides}
 
 
-def board_svg(game: Any, view: Mapping[str, Any], title: str | None = None) -> str:
-    from pbem.render.svg import board_svg as draw
+def board_svg(game: Any, view: Mapping[str, Any], title: str | None = None, *,
+              header: Sequence[str] | None = None) -> str:
+    """The SVG board of ``view``: its stacks, eliminated units and mine
+    markers in their boxes, overstacked hexes (``view["overstacked"]``), and
+    a header (by default what the view says: turn, phase, whose move, VP)."""
+    from pbem.render import svg
 
-    return draw(game.map, view["stacks"], side_colours=contract.side_colours(game), side_names=side_names(game),
-                title=title, box_names=view.get("box_names"))
+    return svg.board_svg(game.map, svg.board_stacks(game.map, view), side_colours=contract.side_colours(game),
+                         side_names=side_names(game), title=title, box_names=view.get("box_names"),
+                         header=svg.view_header(view, game.name) if header is None else header,
+                         overstacked=view.get("overstacked"), marker_names=view.get("marker_names"))
 
 
-def turn_panel(game: Any, view: Mapping[str, Any], you: str | None) -> Panel:
-    bits = [f"{game.name}"]
-    if "turn" in view:
-        bits.append(f"turn {view['turn']}")
+def header(game: Any, view: Mapping[str, Any], you: str | None) -> Text:
+    """One line: game, turn and phase, who acts, running VP, whose view."""
+    names = side_names(game)
+    first = game.name + (f" -- turn {view['turn']}" if "turn" in view else "")
     if view.get("phase"):
-        bits.append(f"phase {view['phase']}")
-    if view.get("active"):
-        bits.append(f"{view['active']} to act")
+        first += f", {view['phase']}"
+    bits = [first]
     if view.get("over"):
         bits.append("game over")
+    elif view.get("active"):
+        bits.append(f"{names.get(view['active'], view['active'])} to act")
+    if view.get("vp") is not None:
+        bits.append(f"VP {view['vp']:+d}")
     if you:
-        bits.append(f"you play {you}")
-    return Panel(" -- ".join(bits))
+        bits.append(f"you: {names.get(you, you)}")
+    return Text(" -- ".join(bits), style="bold reverse")
 
 
-def order_of_battle(game: Any, view: Mapping[str, Any]) -> Table:
-    table = Table(title="Order of battle")
+def turn_panel(game: Any, view: Mapping[str, Any], you: str | None) -> Text:
+    return header(game, view, you)
+
+
+def plain_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], *, title: str = "",
+                styles: Iterable[Style | None] = ()) -> Text:
+    """Columns padded to their widest cell, a rule under the headers; one
+    style a row (``styles``), none by default."""
+    rows = [[str(cell) for cell in row] for row in rows]
+    widths = [max([len(h)] + [len(row[i]) for row in rows]) for i, h in enumerate(headers)]
+    keep = [i for i, w in enumerate(widths) if any(row[i] for row in rows) or i == 0]  # no empty column
+    out = Text()
+    if title:
+        out.append(title + "\n", style="bold")
+    out.append("  ".join(headers[i].ljust(widths[i]) for i in keep).rstrip() + "\n", style="bold underline")
+    styles = list(styles)
+    for n, row in enumerate(rows):
+        if n:
+            out.append("\n")
+        out.append("  ".join(row[i].ljust(widths[i]) for i in keep).rstrip(), styles[n] if n < len(styles) else None)
+    return out
+
+
+def order_of_battle(game: Any, view: Mapping[str, Any]) -> Text:
+    """The units of both sides: id, type, where, status, and the factors the view gives."""
+    from pbem.render.hexmap import BRACKETS, marker_of, side_palette
+
     units = list(view.get("units", []))
     extra = [k for k in ("combat", "move", "bombard", "range", "command") if any(k in u for u in units)]
-    for column in ("unit", "side", "type", "where", "status", *extra):
-        table.add_column(column)
-    for u in units:
-        status = "disrupted" if u.get("flipped") else u.get("status", "")
-        table.add_row(
-            escape(str(u.get("id", ""))),
-            u.get("side", ""),
-            escape(str(u.get("type", ""))),
-            escape(str(u.get("where", ""))),
-            status,
-            *(str(u.get(k, "")) for k in extra),
-        )
-    for uid in view.get("eliminated", []):
-        table.add_row(escape(str(uid)), "", "", "eliminated", "", *("" for _ in extra))
-    return table
+    heads = {"combat": "CF", "move": "MP"}
+    order = list(game.sides)
+    colours = side_palette(order, contract.side_colours(game))
+    names = side_names(game)
+    rows, styles = [], []
+    for u in sorted(units, key=lambda u: order.index(u["side"]) if u.get("side") in order else len(order)):
+        side = u.get("side", "")
+        left, right = BRACKETS[order.index(side) % len(BRACKETS)] if side in order else ("", "")
+        penalty = marker_of(str(u["status"]), view.get("marker_names"))[1] if u.get("status") else ""
+        status = [s for s in ("disrupted" if u.get("flipped") else "", "OOS" if u.get("oos") else "", penalty) if s]
+        if u.get("type") == "concealed":
+            status.append("concealed" + (f": {u['identity']}" if u.get("identity") else ""))
+        rows.append([f"{left}{u.get('id', '')}{right}", names.get(side, side), u.get("type", ""), u.get("where", ""),
+                     ", ".join(status), *(u.get(k, "") for k in extra)])
+        styles.append(Style(color=colours[side]) if side in colours else None)
+    return plain_table(["unit", "side", "type", "where", "status", *(heads.get(k, k) for k in extra)], rows,
+                       title="Order of battle", styles=styles)
 
 
-def focus(game: Any, view: Mapping[str, Any], margin: int = 2) -> tuple[str, str] | None:
-    """The map window around the pieces on the map (None: draw it all)."""
+def event_hexes(game: Any, view: Mapping[str, Any], events: Iterable[Any]) -> list[str]:
+    """The hexes the ``events`` name, directly or through a unit that is in one."""
+    from pbem.errors import InputError
     from pbem.render.hexmap import is_box
 
     gmap = game.map
-    grid = gmap.grid
-    spots = [grid.layout.split(where) for where in view["stacks"] if not is_box(gmap, where)]
-    if not spots:
+    where = {u.get("id"): u.get("where") for u in view.get("units", [])}
+    found: list[str] = []
+
+    def visit(value: Any) -> None:
+        if isinstance(value, str):
+            spot = where.get(value, value)  # a unit's hex, or the hex itself (unit ids may start with a digit)
+            if isinstance(spot, str) and spot[:1].isdigit() and spot not in found:
+                try:
+                    if not is_box(gmap, spot):
+                        found.append(spot)
+                except InputError:  # not a hex of this map: a number that is something else
+                    pass
+        elif isinstance(value, Mapping):
+            for item in value.values():
+                visit(item)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                visit(item)
+
+    for event in events:
+        visit(dict(getattr(event, "data", {}) or {}))
+    return found
+
+
+def mines_text(game: Any, view: Mapping[str, Any]) -> Text | None:
+    """The mine markers by box, revealed or hidden as the viewer may know them."""
+    mines = view.get("mines")
+    if not mines:
         return None
-    (c0, c1), (r0, r1) = grid.columns, grid.rows
-    cols = [c for c, _ in spots]
-    rows = [r for _, r in spots]
-    lo_c, hi_c = max(c0, min(cols) - margin), min(c1, max(cols) + margin)
-    lo_r, hi_r = max(r0, min(rows) - margin), min(r1, max(rows) + margin)
-    return grid.layout.number(lo_c, lo_r), grid.layout.number(hi_c, hi_r)
+    boxes = game.map.boxes
+    by_box: dict[str, list[str]] = {}
+    for m in mines:
+        by_box.setdefault(m["box"], []).append(f"{m['id']} {m['status']}")
+    out = Text()
+    for i, (box, items) in enumerate(by_box.items()):
+        caption = (boxes[box].name if box in boxes else box).removeprefix("Mines: ")
+        out.append(("\n" if i else "") + f"Mines ({caption}):", style="bold")
+        out.append(" " + ", ".join(items))
+    return out
 
 
-def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | None = None, events=()) -> None:
-    from pbem.render.hexmap import render_map
+def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | None = None, events=(),
+                around: str | None = None, radius: int | None = None, full: bool = False) -> None:
+    """The whole board: header, map window, stacks, boxes, mines, eliminated
+    units, order of battle and the last events.  The window: ``full`` the
+    whole map, ``around`` a hex (``radius`` each way), else as many columns
+    as the terminal's width holds, centred on the hexes of the ``events``."""
+    from pbem.render.hexmap import render_map, window_for
 
-    out.print(turn_panel(game, view, you))
+    events = list(events)
     width = out.width or 120
-    window = focus(game, view)
+    focus, why = [], ""
+    if not (around or full):
+        focus = event_hexes(game, view, events)
+        why = f"round the last events ({', '.join(focus[:4])}{', ...' if len(focus) > 4 else ''})" if focus else ""
+        if not focus:  # nothing happened on the map: round the pieces
+            focus = [where for where, items in view["stacks"].items() if items and where[:1].isdigit()]
+            why = "round the pieces" if focus else ""
+    window = window_for(game.map, width, focus=focus, around=around, radius=radius, full=full, why=why)
+    out.print(header(game, view, you))
     out.print(render_map(
             game.map,
             view["stacks"],
@@ -101,11 +186,17 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
             width=width,
             window=window,
             box_names=view.get("box_names"),
+            overstacked=view.get("overstacked"),
+            marker_names=view.get("marker_names"),
         ))
+    mines = mines_text(game, view)
+    if mines is not None:
+        out.print(mines)
+    if view.get("eliminated"):
+        out.print(Text("Eliminated: ", style="bold") + Text(", ".join(map(str, view["eliminated"]))))
     if view.get("units") is not None:
         out.print(order_of_battle(game, view))
-    events = list(events)
     if events:
-        out.print("[bold]Last events[/bold]")
+        out.print(Text("Last events", style="bold"))
         for event in events:
-            out.print(escape(event.sentence()))
+            out.print(Text(event.sentence()))

@@ -11,6 +11,7 @@ from rich.table import Table
 
 from pbem.engine import contract
 from pbem.engine.history import newest
+from pbem.match.replay import counted, declared_rolls, describe, pending_rolls
 
 
 def _seq(n: int) -> str:
@@ -18,7 +19,10 @@ def _seq(n: int) -> str:
 
 
 def match_json(match: Any, since: int = 0) -> dict[str, Any]:
+    """A match as JSON: ``rolls`` lists dice groups, ``declared_rolls`` the
+    rolls they make (each term, the modifiers, the total), then those pending."""
     replay = match.replay
+    records = newest(replay.rolls, lambda r: r.key_seq >= since)
     return {
         "game": match.transcript.game,
         "module": match.transcript.setup["module"],
@@ -27,8 +31,11 @@ def match_json(match: Any, since: int = 0) -> dict[str, Any]:
         "next": None if replay.over else {"seq": replay.next_seq, "side": replay.next_side},
         "over": replay.over,
         "events": [{"seq": s, **e.to_json()} for s, e in newest(replay.events, lambda item: item[0] >= since)],
-        "rolls": [r.to_json() for r in newest(replay.rolls, lambda r: r.key_seq >= since)],
-        "pending_dice": [{"label": d.label, "dice": f"{d.count}d{d.sides}", "keyed_by": d.key_seq} for d in replay.pending],
+        "rolls": [r.to_json() for r in records],
+        "pending_dice": [{"label": d.label, "dice": f"{d.count}d{d.sides}", "keyed_by": d.key_seq,
+                          "roll": shape[0], "expression": shape[1]}
+                         for d, shape in ((d, describe(replay.game, replay.state, d)) for d in replay.pending)],
+        "declared_rolls": [r.to_json() for r in declared_rolls(records) + pending_rolls(replay)],
         "view": match.view(),
     }
 
@@ -59,29 +66,37 @@ def print_turn(out: Console, match: Any) -> None:
     mine = match.player is not None and who == match.player.side
     text = f"next: message {_seq(replay.next_seq)} by {who}" + (" -- your move" if mine else " -- waiting for the reply")
     if replay.pending:
-        text += f"; {len(replay.pending)} dice group(s) await the reply that keys them"
+        pending = pending_rolls(replay)
+        text += "; " + counted(pending, "await", " the reply that keys them")
     out.print(text)
 
 
-def rolls_table(rolls: Iterable[Any], title: str = "Rolls") -> Table:
+def _purpose(r: Any) -> str:
+    return r.purpose + (f" ({r.why})" if r.why else "")
+
+
+def rolls_table(declared: Iterable[Any], title: str = "Rolls") -> Table:
+    """Declared rolls (:class:`pbem.match.replay.DeclaredRoll`), one a row:
+    ``2d6+1: 2 + 2 + 1 = 5``, or ``pending (keyed by 0005)``."""
     table = Table(title=title)
-    for column in ("roll", "by", "purpose", "dice", "result", "keyed by", "completed by"):
+    for column in ("roll", "by", "purpose", "result", "keyed by", "completed by"):
         table.add_column(column)
-    for r in rolls:
+    for r in declared:
         table.add_row(
             r.label,
             r.author,
-            r.purpose,
-            f"{r.count}d{r.sides}",
-            " ".join(str(v) for v in r.values),
+            _purpose(r),
+            r.shown(),
             f"msg {_seq(r.key_seq)}",
-            f"msg {_seq(r.partner_seq)}" + (" (provisional: your reply)" if r.provisional else ""),
+            f"msg {_seq(r.partner_seq)}" + (" (awaited)" if r.pending else
+                                            " (provisional: your reply)" if r.provisional else ""),
         )
     return table
 
 
-def print_rolls(out: Console, rolls: Iterable[Any], title: str = "Rolls") -> None:
-    out.print(rolls_table(rolls, title))
+def print_rolls(out: Console, replay: Any, title: str = "Rolls") -> None:
+    """Every roll of ``replay``, those awaiting their dice last."""
+    out.print(rolls_table(declared_rolls(replay.rolls) + pending_rolls(replay), title))
 
 
 def print_show(out: Console, match: Any) -> None:
@@ -93,11 +108,10 @@ def print_show(out: Console, match: Any) -> None:
     out.print(Panel(head))
     if view.get("rolls") is not None:
         table = Table(title="Declared rolls")
-        for column in ("roll", "by", "dice", "note", "values", "total"):
+        for column in ("roll", "by", "note", "result"):
             table.add_column(column)
-        for r in view["rolls"]:
-            values = " + ".join("?" if v is None else str(v) for v in r["values"])
-            table.add_row(r["label"], r["side"], r["dice"], r["note"], values, "pending" if r["total"] is None else str(r["total"]))
+        for r in declared_rolls(match.replay.rolls) + pending_rolls(match.replay):
+            table.add_row(r.label, r.author, _purpose(r), r.shown())
         out.print(table)
     if view.get("notes"):
         table = Table(title="Sealed notes")
@@ -123,6 +137,7 @@ def report_json(report: Any) -> dict[str, Any]:
         "messages": len(t),
         "players": {side: key.fingerprint for side, key in t.keys.items()},
         "rolls": [r.to_json() for r in report.replay.rolls],
+        "declared_rolls": [r.to_json() for r in declared_rolls(report.replay.rolls)],
         "pending_dice": len(report.replay.pending),
         "over": report.replay.over,
         "problems": report.problems,
@@ -135,8 +150,9 @@ def print_report(out: Console, report: Any) -> None:
         f"game {t.game} ({t.setup['module']}), {len(t)} messages",
         *(f"{side}: {key.fingerprint}" for side, key in t.keys.items()),
         f"signatures, hash links and chain values: all {len(t)} verified",
-        f"dice recomputed: {len(report.replay.rolls)} groups"
-        + (f"; {len(report.replay.pending)} awaiting the next message" if report.replay.pending else ""),
+        f"dice recomputed: {counted(declared_rolls(report.replay.rolls))}"
+        + (f"; {counted(pending_rolls(report.replay))} awaiting the next message"
+           if report.replay.pending else ""),
     ]
     if report.audited:
         lines.append("audit: " + ("every commitment, sealed store and secret checks out" if report.ok else "FAILED"))

@@ -155,7 +155,7 @@ class Roll:
 
     def data(self) -> dict:
         return {"attack": str(self.odds.attack), "defence": str(self.odds.defence), "column": self.odds.final,
-                "roll": self.die, "total": self.total, "result": self.result}
+                "roll": self.die, "drms": [list(d) for d in self.odds.drms], "total": self.total, "result": self.result}
 
 
 def roll_on_crt(data: "AmbonData", odds: Odds, die: int) -> Roll:

@@ -5,13 +5,19 @@ engine contract; the rules live in the modules it calls:
 
 * :mod:`.orders` -- the syntax of orders;  :mod:`.scenario` -- positions;
 * :mod:`.sequence` -- the sequence of play (5.0), written once, and
-  :mod:`.phases` -- walking it: what ends a phase, what opens the next;
+  :mod:`.phases` -- walking it: what ends a phase, what opens the next,
+  and :mod:`.awaited` -- what the game waits for;
 * :mod:`.handlers` -- each order applied;  :mod:`.rolls` -- each die;
 * :mod:`.hidden` and :mod:`.reveals` -- hidden slots, reveals owed and made;
 * :mod:`.entering` -- the effects of entering a hex;  :mod:`.landing`,
   :mod:`.battle`, :mod:`.retreat`, :mod:`.bombardment`, :mod:`.recovery`,
   :mod:`.supply`, :mod:`.victory` -- the rules of each phase;
 * :mod:`.views` -- what each side sees, and the audit of the hidden setup.
+
+Viewing a position needs only the state, the data and the views: the rules
+that apply an order, a die or the end of a message are imported when the
+first one is applied (a show from a checkpoint applies nothing), and those
+that list what the game awaits when something is awaited (:mod:`.awaited`).
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 
 from pbem.engine.machine import DiceRolled, Event, MessageEnd, Opened, Ordered, ParsedOrders, Sealed, illegal, replace
 from pbem.errors import InputError
-from pbem.games.ambon import handlers, hidden, orders, phases, reveals, rolls, scenario, setup, views
+from pbem.games.ambon import awaited, orders, rolls, views
 from pbem.games.ambon.data import OPTIONAL_RULES, AmbonData
 from pbem.games.ambon.sequence import phasing_side
 from pbem.games.ambon.state import ALLIED, GAME_OVER, JAPANESE, SETUP_ALLIED, AmbonState, Mine, Piece
@@ -52,6 +58,8 @@ class AmbonGame:
         unknown = [o for o in options if o not in OPTIONS]
         if unknown:
             raise InputError(f"unknown optional rule(s) {', '.join(unknown)}; Ambon's are {', '.join(OPTIONS)}")
+        from pbem.games.ambon import setup
+
         pieces = [Piece(u, ALLIED, "") for u in setup.allied_units(self.data, options)]
         pieces += [Piece(x, ALLIED, "", concealed=True) for x in self.data.concealed_slots]
         pieces += [Piece(u, JAPANESE, "") for u in self.data.unit_ids(JAPANESE)]
@@ -60,12 +68,16 @@ class AmbonGame:
                           options=options)
 
     def scenario_state(self, doc: Mapping[str, Any]) -> AmbonState:
-        return scenario.scenario_state(self, doc)
+        """A position for referee mode and tests (``pbem adjudicate``): the
+        document is described by :func:`pbem.games.ambon.scenario.scenario_state`."""
+        from pbem.games.ambon import scenario
 
-    scenario_state.__doc__ = scenario.scenario_state.__doc__
+        return scenario.scenario_state(self, doc)
 
     def scenario_secrets(self, doc: Mapping[str, Any]) -> dict[str, str]:
         """What the referee knows of the hidden pieces: used to answer reveals."""
+        from pbem.games.ambon import scenario
+
         return scenario.scenario_secrets(doc)
 
     def is_over(self, state: AmbonState) -> bool:
@@ -80,6 +92,8 @@ class AmbonGame:
     # ------------------------------------------------------------------ the state machine
 
     def apply(self, state: AmbonState, action: Any) -> tuple[AmbonState, list[Event]]:
+        from pbem.games.ambon import handlers, hidden, phases, reveals  # the rules: see the module docstring
+
         data = self.data
         if state.phase == GAME_OVER and not isinstance(action, MessageEnd):
             raise illegal("5.0", "the game is over")
@@ -104,7 +118,17 @@ class AmbonGame:
         return state, events + more
 
     def awaiting(self, state: AmbonState) -> tuple[Any, ...]:
-        return phases.awaiting(self.data, state)
+        return awaited.awaiting(self.data, state)
+
+    def describe_roll(self, state: AmbonState, due: Any, values: tuple[int, ...] | None = None,
+                      events: Sequence[Event] = ()) -> dict[str, Any] | None:
+        """A die with its DRMs and the modified roll, once rolled
+        (:func:`pbem.games.ambon.rolls.describe`); before, the die alone."""
+        if values is None:
+            return None
+        from pbem.games.ambon.rolls import describe
+
+        return describe(values, events)
 
     def orders_template(self, state: AmbonState, side: str, secrets: Mapping[str, str]) -> Any:
         """The game's part of ``pbem orders DIR``: reveals owed, open

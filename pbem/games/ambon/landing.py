@@ -196,12 +196,12 @@ def resolve(data: "AmbonData", state: AmbonState, landing: Landing, die: int) ->
     if result == "delayed":
         state = _landing_stage(state, landing.lane, LandingStage.DONE)
         return state, [Event(rule, f"landing on {lane.target}: {shown} -> landing delayed; the units stay in {lane.first_wave}",
-                             {"lane": landing.lane, "roll": die, "total": total, "result": result})]
+                             {"lane": landing.lane, "roll": die, "drms": [list(m) for m in mods], "total": total, "result": result})]
     if result.startswith("combat"):
         factor = result.partition("-")[2] or "1"
         state = _landing_stage(state, landing.lane, LandingStage.COMBAT)
         event = Event(rule, f"landing on {lane.target}: {shown} -> landing combat at {factor} attacker CS",
-                      {"lane": landing.lane, "factor": factor, "roll": die, "total": total, "result": result})
+                      {"lane": landing.lane, "factor": factor, "roll": die, "drms": [list(m) for m in mods], "total": total, "result": result})
         state, more = begin_combat(data, state, landing.lane, factor)
         return state, [event] + more
     less = movement.mp_penalty(result)
@@ -212,7 +212,7 @@ def resolve(data: "AmbonData", state: AmbonState, landing: Landing, die: int) ->
     state = state.with_pieces(replace(state.piece(u), where=lane.target, penalty=penalty) for u in landing.units)
     what = "no movement this turn" if penalty == "no-move" else f"-{format_mp(less, unit=False)} MP this turn"
     events = [Event(rule, f"landing on {lane.target}: {shown} -> landing succeeds, {what}",
-                    {"lane": landing.lane, "roll": die, "total": total, "result": result, "landed": list(landing.units)})]
+                    {"lane": landing.lane, "roll": die, "drms": [list(m) for m in mods], "total": total, "result": result, "landed": list(landing.units)})]
     state, more = entering.entered_all(data, state, list(landing.units), lane.target)
     return state, events + more
 

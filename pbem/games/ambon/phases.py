@@ -11,44 +11,23 @@ in order, for its following phases; the phase pointer moves forward as
 orders of a later phase appear (:func:`reach`) and at the end of the
 message (:func:`message_end`), and stops wherever the rules need the other
 side (a reveal, a decision) or dice keyed by a later message (DESIGN 4.3).
+What the game awaits then (the engine's ``awaiting``) is :mod:`.awaited`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from pbem.engine.machine import DecisionDue, Event, MessageEnd, RevealDue, illegal, replace
-from pbem.games.ambon import battle, bombardment, hidden, landing, movement, recovery, reveals, rolls, sequence, setup, supply, victory
+from pbem.engine.machine import Event, MessageEnd, illegal, replace
+from pbem.games.ambon import battle, bombardment, hidden, landing, movement, recovery, reveals, sequence, setup, supply, victory
 from pbem.games.ambon.sequence import BOMBARDMENT_PHASES, COMBAT_PHASES, MOVEMENT_PHASES, SPEC, Phase, phasing_side
-from pbem.games.ambon.state import ALLIED, JAPANESE, SIDES, AmbonState, CombatStage, LandingStage, RecoveryCheck, Reveal, other
+from pbem.games.ambon.state import ALLIED, JAPANESE, SIDES, AmbonState, CombatStage, LandingStage, RecoveryCheck, Reveal
 
 if TYPE_CHECKING:
     from pbem.games.ambon.data import AmbonData
 
 
-# --------------------------------------------------------------------------- what the game waits for
-
-
-def awaiting(data: "AmbonData", state: AmbonState) -> tuple[Any, ...]:
-    """Reveals owed, decisions open, dice due -- in the order they are answered."""
-    due: list[Any] = [RevealDue(r.side, r.slot, r.rule) for r in state.owed if state.opened(r.slot) is None]
-    lanes = data.lanes
-    for lc in landing.awaiting_support(data, state):
-        target = lanes[lc.lane].target
-        options = tuple(landing.supporting_hqs(data, state, ALLIED, target)) + ("none",)
-        due.append(DecisionDue(ALLIED, "hq-support", f"support the defence of {target}?", options, rule="11.1"))
-    due += rolls.due(data, state)
-    if state.surrender_offered:
-        due.append(DecisionDue(ALLIED, "surrender", f"surrender at the start of turn {state.turn}?", ("yes", "no"),
-                               rule="3.2"))
-    for b in state.battles:
-        if b.stage is CombatStage.SUPPORT:
-            options = tuple(battle.support_options(data, state, b)) + ("none",)
-            due.append(DecisionDue(other(b.side), "hq-support", f"support the defence of {b.target}?", options, rule="11.1"))
-        elif b.stage is CombatStage.ADVANCE:
-            options = tuple(battle.advance_candidates(data, state, b))
-            due.append(DecisionDue(b.side, "advance", f"advance into {b.target}?", options, rule="11.4"))
-    return tuple(due)
+# --------------------------------------------------------------------------- what ends a phase
 
 
 def blocker(data: "AmbonData", state: AmbonState) -> str:

@@ -5,16 +5,21 @@ combat, a combat, a bombardment, a recovery check) whose ``label`` names its
 die: the same label is the one the protocol keys the die by, the one
 ``pbem log`` shows, and the one a roll is dispatched by here.  Every roll
 is one d6.
+
+Which dice are due needs only the state; the rules a die applies (a
+landing, a combat, a bombardment, a recovery check) are imported when it
+is rolled, so that viewing a position does not load them.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from pbem.engine.later import match_roll
 from pbem.engine.machine import DiceDue, DiceRolled, Event, replace
-from pbem.games.ambon import battle, bombardment, hidden, landing, recovery, retreat
-from pbem.games.ambon.state import AmbonState, Bombardment, CombatStage, LandingStage, RecoveryCheck, Reveal
+from pbem.games.ambon.state import (
+    AmbonState, Battle, Bombardment, CombatStage, Landing, LandingCombat, LandingStage, RecoveryCheck, Reveal,
+)
 
 if TYPE_CHECKING:
     from pbem.games.ambon.data import AmbonData
@@ -28,11 +33,11 @@ def _pending(data: "AmbonData", state: AmbonState) -> Iterator[tuple[DiceDue, Re
     for l in state.landings:
         if l.stage is LandingStage.ROLL:
             yield (DiceDue(l.label, 1, 6, l.key_seq, f"landing on {lanes[l.lane].target}"),
-                   lambda s, die, l=l: landing.resolve(data, s, l, die))
+                   lambda s, die, l=l: _landed(data, s, l, die))
     for lc in state.landing_combats:
         if lc.stage is CombatStage.ROLL:
             yield (DiceDue(lc.label, 1, 6, lc.key_seq, f"landing combat on {lanes[lc.lane].target}"),
-                   lambda s, die, lc=lc: landing.resolve_combat(data, s, lc, die))
+                   lambda s, die, lc=lc: _landing_fought(data, s, lc, die))
     for b in state.bombardments:
         yield (DiceDue(b.label, 1, 6, b.key_seq, f"{b.unit} bombards {b.target}"),
                lambda s, die, b=b: _bombarded(data, s, b, die))
@@ -42,11 +47,25 @@ def _pending(data: "AmbonData", state: AmbonState) -> Iterator[tuple[DiceDue, Re
     for b in state.battles:
         if b.stage is CombatStage.ROLL:
             yield (DiceDue(b.label, 1, 6, b.key_seq, f"combat at {b.target}"),
-                   lambda s, die, b=b: battle.resolve(data, s, b, die))
+                   lambda s, die, b=b: _fought(data, s, b, die))
 
 
 def due(data: "AmbonData", state: AmbonState) -> list[DiceDue]:
     return [d for d, _ in _pending(data, state)]
+
+
+def describe(values: tuple[int, ...], events: Sequence[Event]) -> dict[str, Any] | None:
+    """A die once rolled, with the DRMs its rule applied and the modified
+    roll, as the roll's event reports them (``drms``, ``total`` or
+    ``modified``): a CRT roll (11.0), a landing (6.2, 6.3), a bombardment
+    (10.0), a recovery check (12.0) (:class:`pbem.engine.contract.DescribesRolls`).
+    When it decided nothing (a combat that lapsed), the die is shown alone."""
+    report = next((e.data for e in events if "roll" in e.data), None)
+    if report is None or report["roll"] != values[0] or not ("total" in report or "modified" in report):
+        return None
+    drms = [(str(why), int(v)) for why, v in report.get("drms", ())]
+    return {"expression": "1d6" + "".join(f"{v:+d}" for _, v in drms), "modifiers": drms,
+            "total": report.get("total", report.get("modified"))}
 
 
 def rolled(data: "AmbonData", state: AmbonState, action: DiceRolled) -> tuple[AmbonState, list[Event]]:
@@ -54,12 +73,37 @@ def rolled(data: "AmbonData", state: AmbonState, action: DiceRolled) -> tuple[Am
     return resolve(state, action.values[0])
 
 
+# --------------------------------------------------------------------------- what each die does
+
+
+def _landed(data: "AmbonData", state: AmbonState, l: Landing, die: int) -> tuple[AmbonState, list[Event]]:
+    from pbem.games.ambon import landing
+
+    return landing.resolve(data, state, l, die)
+
+
+def _landing_fought(data: "AmbonData", state: AmbonState, lc: LandingCombat, die: int) -> tuple[AmbonState, list[Event]]:
+    from pbem.games.ambon import landing
+
+    return landing.resolve_combat(data, state, lc, die)
+
+
+def _fought(data: "AmbonData", state: AmbonState, b: Battle, die: int) -> tuple[AmbonState, list[Event]]:
+    from pbem.games.ambon import battle
+
+    return battle.resolve(data, state, b, die)
+
+
 def _recovered(data: "AmbonData", state: AmbonState, check: RecoveryCheck, die: int) -> tuple[AmbonState, list[Event]]:
+    from pbem.games.ambon import recovery
+
     state = replace(state, recoveries=tuple(r for r in state.recoveries if r != check))
     return recovery.resolve_recovery(data, state, check.unit, die)
 
 
 def _bombarded(data: "AmbonData", state: AmbonState, b: Bombardment, die: int) -> tuple[AmbonState, list[Event]]:
+    from pbem.games.ambon import bombardment, hidden, retreat
+
     state = replace(state, bombardments=tuple(x for x in state.bombardments if x != b))
     state, events, forced = bombardment.resolve_bombardment(data, state, b.unit, b.target, die, defensive=b.defensive)
     for pid in forced:  # 14.3: a concealed unit hit is revealed; a disrupted one or a detachment retreats

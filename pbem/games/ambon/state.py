@@ -187,6 +187,9 @@ class Reveal:
 
 @dataclass(frozen=True)
 class AmbonState:
+    """A position: the turn and phase, every piece and marker, and what is
+    being resolved (landings, combats, bombardments, reveals owed ...)."""
+
     turn: int
     phase: Phase
     pieces: tuple[Piece, ...]

@@ -52,8 +52,12 @@ def view(data: "AmbonData", state: AmbonState, side: str | None, secrets: Mappin
             continue
         units.append(item)
         marker = "OOS" if p.oos else "disrupted" if p.disrupted else (p.penalty or "")
-        label = p.id if not p.concealed else ("?" if not (own and p.id in secrets) else f"{p.id}:{secrets[p.id][:3]}")
-        stacks.setdefault(p.where, []).append({"label": label, "side": p.side, **({"marker": marker} if marker else {})})
+        counter: dict[str, Any] = {"label": p.id, "side": p.side, **({"marker": marker} if marker else {})}
+        if p.concealed:
+            counter["concealed"] = True  # 4.1: face up, its identity sealed
+            if own and p.id in secrets:
+                counter["identity"] = secrets[p.id]
+        stacks.setdefault(p.where, []).append(counter)
     for b in state.beachheads:
         stacks.setdefault(b, []).append({"label": "beachhead", "marker": "beachhead"})
     mines = []
@@ -78,7 +82,34 @@ def view(data: "AmbonData", state: AmbonState, side: str | None, secrets: Mappin
         "owed": [{"slot": r.slot, "side": r.side, "rule": r.rule, "why": r.why} for r in state.owed],
         "vp": victory.victory_points(data, state)[0],
         "box_names": {OFF_MAP: "off-map / sealed (14.2)"},
+        "overstacked": overstacked(data, state),
+        "marker_names": MARKER_NAMES,
     }
+
+
+MARKER_NAMES = {  # marker -> [mark on the map, short, long] (pbem.render.hexmap.marker_of)
+    "OOS": ["o", "OOS", "out of supply: disrupted, may not recover (13.0)"],
+    "disrupted": ["d", "disrupted", "disrupted (2.2.1, 11.3)"],
+    "beachhead": ["b", "beachhead", "beachhead: landing hex, supply source (6.5, 13.1)"],
+    "-2mp": ["m", "-2 MP", "landed on a mined beach: -2 MP this turn (6.2)"],
+    "no-move": ["n", "no move", "landed on a mined beach: no move this turn (6.2)"],
+    "opposed": ["x", "opposed landing", "opposed landing: no move, bombardment or attack this turn (6.3)"],
+}
+
+
+def overstacked(data: "AmbonData", state: AmbonState) -> dict[str, str]:
+    """9.0: the hexes over the stacking limit, with the penalty that applies
+    (what any player sees: concealed pieces count as the state counts them)."""
+    from pbem.games.ambon.movement import overstacking
+
+    found = {}
+    for where in sorted({p.where for p in state.pieces if p.where[:1].isdigit()}):
+        level = overstacking(data, state, where)
+        if level == "functional":
+            found[where] = "functional overstacking (9.0): CF halved"
+        elif level == "physical":
+            found[where] = "physical overstacking (9.0): no attack, CF 1"
+    return found
 
 def check_seals(data: "AmbonData", state: AmbonState, side: str, store: Mapping[str, str]) -> list[str]:
     """The owner's client checks its sealed values before sending (4.1, 14.2)."""

@@ -581,6 +581,19 @@ class AslGame(notes.EndedByOrder, Dispatching):
                 due.append(DiceDue(roll.label, DICE[roll.kind], 6, roll.seq, f"{roll.kind}: {roll.purpose}"))
         return tuple(due)
 
+    def describe_roll(self, state: AslState, due: DiceDue, values: tuple[int, ...] | None = None,
+                      events: Sequence[Event] = ()) -> dict[str, Any] | None:
+        """A DR or dr with its DRM (asl.DR, asl.dr): ``DR+1: 4 + 5 + 1 = 10``,
+        the final DR (:class:`pbem.engine.contract.DescribesRolls`)."""
+        roll = next((r for r in state.pending if r.label == due.label), None)
+        if roll is None:
+            return None
+        found: dict[str, Any] = {"expression": roll.kind + (f"{roll.drm:+d}" if roll.drm else ""),
+                                 "modifiers": [("DRM" if roll.kind == "DR" else "drm", roll.drm)] if roll.drm else []}
+        if values is not None:
+            found["total"] = sum(values) + roll.drm
+        return found
+
     def orders_template(self, state: AslState, side: str, secrets: Mapping[str, str]) -> Any:
         """The game's part of ``pbem orders DIR``: the setup before a side
         has set up, then the rolls, declarations, claims, notes and the end

@@ -184,15 +184,14 @@ class DiceGame(notes.EndedByOrder, Dispatching):
             # rolls resolve in the order declared (all those keyed by a message
             # before the next is applied), so ``done`` stays in that order
             done, pending = state.done.appended(new), state.pending[:i] + state.pending[i + 1 :]
-            shown = " + ".join(str(list(v)) for v in new.values)
-            mod = new.expression.modifier
-            shown += f" {'+' if mod > 0 else '-'} {abs(mod)}" if mod else ""
+            shown = new.expression.shown(list(new.values))
             events.append(
                 Event(
                     "dice.roll",
                     f"{new.side} rolled {new.dice}" + (f" for {new.note!r}" if new.note else "")
-                    + f": {shown} = {new.total} (keyed by message {new.key_seq:04d})",
-                    {"label": new.label, "dice": new.dice, "values": [list(v) for v in new.values], "total": new.total},
+                    + f": {shown} (keyed by message {new.key_seq:04d})",
+                    {"label": new.label, "dice": new.dice, "values": [list(v) for v in new.values],
+                     "modifier": new.expression.modifier, "total": new.total},
                 )
             )
             return replace(state, done=done, pending=pending), events
@@ -225,6 +224,24 @@ class DiceGame(notes.EndedByOrder, Dispatching):
                 if roll.values[t] is None:
                     due.append(DiceDue(f"{roll.label}/{t}", term.count, term.sides, roll.key_seq, roll.note))
         return tuple(due)
+
+    def describe_roll(self, state: DiceState, due: DiceDue, values: tuple[int, ...] | None = None,
+                      events: Sequence[Event] = ()) -> dict[str, Any] | None:
+        """The declared roll a dice group ``ROLL/TERM`` is a term of
+        (:class:`pbem.engine.contract.DescribesRolls`): ``1d20+1d4-2`` is two
+        groups and a modifier; its total once its last group is rolled."""
+        label, _, term = due.label.rpartition("/")
+        roll = next((r for r in state.pending if r.label == label), None)
+        if roll is None:
+            return None
+        t, expr = int(term), roll.expression
+        found: dict[str, Any] = {"roll": label, "expression": expr.text, "sign": expr.terms[t].sign,
+                                 "modifiers": [("", expr.modifier)] if expr.modifier else []}
+        if values is not None:
+            rolled = roll.values[:t] + (tuple(values),) + roll.values[t + 1 :]
+            if all(v is not None for v in rolled):
+                found["total"] = expr.total(list(rolled))
+        return found
 
     def orders_template(self, state: DiceState, side: str, secrets: Mapping[str, str]) -> Any:
         """The game's part of ``pbem orders DIR``: the order types with

@@ -1,0 +1,49 @@
+"""What an Ambon game waits for (the engine's ``awaiting``): reveals owed,
+decisions open and dice due, in the order they are answered.
+
+Apart from :mod:`.phases`, which walks the sequence of play and needs every
+rule, so that viewing a position loads none: the options of an open
+decision -- the HQs that may support a defence (11.1), the attackers that
+may advance (11.4) -- are the rules' to list, imported while a landing
+combat or a combat is being fought.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pbem.engine.machine import DecisionDue, RevealDue
+from pbem.games.ambon import rolls
+from pbem.games.ambon.state import ALLIED, AmbonState, CombatStage, other
+
+if TYPE_CHECKING:
+    from pbem.games.ambon.data import AmbonData
+
+
+def awaiting(data: "AmbonData", state: AmbonState) -> tuple[Any, ...]:
+    """Reveals owed, decisions open, dice due -- in the order they are answered."""
+    due: list[Any] = [RevealDue(r.side, r.slot, r.rule) for r in state.owed if state.opened(r.slot) is None]
+    if state.landing_combats:
+        from pbem.games.ambon import landing
+
+        lanes = data.lanes
+        for lc in landing.awaiting_support(data, state):
+            target = lanes[lc.lane].target
+            options = tuple(landing.supporting_hqs(data, state, ALLIED, target)) + ("none",)
+            due.append(DecisionDue(ALLIED, "hq-support", f"support the defence of {target}?", options, rule="11.1"))
+    due += rolls.due(data, state)
+    if state.surrender_offered:
+        due.append(DecisionDue(ALLIED, "surrender", f"surrender at the start of turn {state.turn}?", ("yes", "no"),
+                               rule="3.2"))
+    if state.battles:
+        from pbem.games.ambon import battle
+
+        for b in state.battles:
+            if b.stage is CombatStage.SUPPORT:
+                options = tuple(battle.support_options(data, state, b)) + ("none",)
+                due.append(DecisionDue(other(b.side), "hq-support", f"support the defence of {b.target}?", options,
+                                       rule="11.1"))
+            elif b.stage is CombatStage.ADVANCE:
+                options = tuple(battle.advance_candidates(data, state, b))
+                due.append(DecisionDue(b.side, "advance", f"advance into {b.target}?", options, rule="11.4"))
+    return tuple(due)
