@@ -230,3 +230,36 @@ def test_derive_secret_differs_by_context(a, b):
 
 def test_derive_secret_differs_by_key():
     assert derive_secret(Identity.generate("g"), b"ctx") != derive_secret(Identity.generate("h"), b"ctx")
+
+
+def _rewrap(data: bytes, change) -> bytes:
+    """The unencrypted OpenSSH key ``data`` with its private section changed by ``change``."""
+    body = base64.b64decode(b"".join(data.split(b"\n")[1:-2]))
+    magic = b"openssh-key-v1\x00"
+    pos = len(magic)
+    for _ in range(3):  # ciphername, kdfname, kdfoptions
+        pos += 4 + struct.unpack(">I", body[pos:pos + 4])[0]
+    pos += 4  # number of keys
+    pos += 4 + struct.unpack(">I", body[pos:pos + 4])[0]  # public key
+    section = bytearray(body[pos + 4:])
+    change(section)
+    body = body[:pos] + struct.pack(">I", len(section)) + bytes(section)
+    text = base64.b64encode(body)
+    lines = [text[i:i + 70] for i in range(0, len(text), 70)]
+    return b"-----BEGIN OPENSSH PRIVATE KEY-----\n" + b"\n".join(lines) + b"\n-----END OPENSSH PRIVATE KEY-----\n"
+
+
+@pytest.mark.parametrize(("change", "fault"), [
+    (lambda s: s.__setitem__(0, s[0] ^ 1), "the two check integers differ"),
+    (lambda s: s.__setitem__(-1, 0x7f), "bad padding after the comment"),
+    (lambda s: s.__setitem__(8 + 4 + 11 + 4 + 5, s[8 + 4 + 11 + 4 + 5] ^ 1),
+     "the private key does not hold the public key it is filed under"),
+])
+def test_an_unencrypted_key_is_read_by_pbem_and_every_fault_named(change, fault):
+    """pbem reads an unencrypted OpenSSH key itself (no SSH module to import
+    for a show) and checks what OpenSSH checks: the check integers, the
+    public key inside the private part, the padding."""
+    data = Identity.from_seed(SEED, "player@pbem").to_openssh_private(None)
+    assert Identity.from_openssh_private(_rewrap(data, lambda s: None)).public.blob == Identity.from_seed(SEED).public.blob
+    with pytest.raises(IdentityError, match=re.escape(f"malformed OpenSSH private key: {fault}")):
+        Identity.from_openssh_private(_rewrap(data, change))

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from cryptography.exceptions import InvalidSignature, InvalidTag, UnsupportedAlgorithm
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from pbem.errors import IdentityError
@@ -140,7 +139,7 @@ class Identity:
     @property
     def public(self) -> PublicKey:
         """The public half, carrying the name as its comment."""
-        raw = self._key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+        raw = self._key.public_key().public_bytes_raw()
         return PublicKey(raw, self.name)
 
     def sign_raw(self, data: bytes) -> bytes:
@@ -149,6 +148,8 @@ class Identity:
 
     def to_openssh_private(self, passphrase: bytes | None = None) -> bytes:
         """The OpenSSH private key file, encrypted (bcrypt KDF) when a passphrase is given."""
+        from cryptography.hazmat.primitives import serialization  # its SSH module costs ~10 ms: only to write keys
+
         encryption: serialization.KeySerializationEncryption
         if passphrase:
             encryption = serialization.BestAvailableEncryption(passphrase)
@@ -172,7 +173,12 @@ class Identity:
                 f"wrong passphrase for key {public.fingerprint}: it is passphrase-protected and none was given"
             )
         try:
-            key = serialization.load_ssh_private_key(data, passphrase if header.encrypted else None)
+            if header.seed is not None:  # unencrypted: read and checked by parse_private_header
+                key = Ed25519PrivateKey.from_private_bytes(header.seed)
+            else:
+                from cryptography.hazmat.primitives import serialization
+
+                key = serialization.load_ssh_private_key(data, passphrase)
         except UnsupportedAlgorithm as err:
             raise IdentityError(f"cannot read key {public.fingerprint}: {err}") from err
         except (ValueError, TypeError, InvalidTag) as err:

@@ -69,6 +69,11 @@ class WireReader:
         except UnicodeDecodeError as err:
             raise self.fail(f"{name} {raw!r} is not UTF-8") from err
 
+    @property
+    def left(self) -> int:
+        """Bytes not read yet."""
+        return len(self._data) - self._pos
+
     def end(self) -> None:
         """Require that everything was consumed."""
         if self._pos != len(self._data):
@@ -88,6 +93,7 @@ class PrivateHeader(NamedTuple):
     encrypted: bool
     public_blob: bytes
     comment: str  # "" when encrypted: the comment lives in the encrypted part
+    seed: bytes | None = None  # unencrypted: the 32-byte Ed25519 private key (RFC 8032 seed)
 
 
 def parse_private_header(data: bytes) -> PrivateHeader:
@@ -114,16 +120,25 @@ def parse_private_header(data: bytes) -> PrivateHeader:
     if key_type != KEY_TYPE_BYTES:
         raise IdentityError(f"unsupported key type {show_key_type(key_type)}: pbem needs an {KEY_TYPE} key")
     encrypted = ciphername != b"none"
-    comment = ""
-    if not encrypted:
-        # checkint, checkint, key type, public key, private key, comment, padding
-        private = WireReader(reader.string("private section"), IdentityError, "OpenSSH private key")
-        for name in ("checkint", "checkint"):
-            private.u32(name)
-        for name in ("key type", "public key", "private key"):
-            private.string(name)
-        comment = private.string("comment").decode("utf-8", errors="replace")
-    return PrivateHeader(encrypted, public_blob, comment)
+    if encrypted:
+        return PrivateHeader(True, public_blob, "")
+    # checkint, checkint, key type, public key, private key (seed || public), comment, padding 1, 2, 3...
+    section = reader.string("private section")
+    reader.end()
+    private = WireReader(section, IdentityError, "OpenSSH private key")
+    if private.u32("checkint") != private.u32("checkint"):
+        raise private.fail("the two check integers differ")
+    if private.string("key type") != KEY_TYPE_BYTES:
+        raise private.fail("the private key's type is not the public key's")
+    public = private.string("public key")
+    pair = private.string("private key")
+    if len(public) != 32 or len(pair) != 64 or pair[32:] != public or public_blob != ssh_string(KEY_TYPE_BYTES) + ssh_string(public):
+        raise private.fail("the private key does not hold the public key it is filed under")
+    comment = private.string("comment").decode("utf-8", errors="replace")
+    padding = section[len(section) - private.left:]
+    if padding != bytes(range(1, len(padding) + 1)) or len(section) % 8:
+        raise private.fail("bad padding after the comment")
+    return PrivateHeader(False, public_blob, comment, pair[:32])
 
 
 def show_key_type(raw: bytes) -> str:

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from typing import TYPE_CHECKING
+
 from rich.console import Console
 from rich.markup import escape
-from rich.panel import Panel
-from rich.table import Table
 
 from pbem.engine import contract
 from pbem.engine.history import newest
 from pbem.match.replay import counted, declared_rolls, describe, pending_rolls
+
+if TYPE_CHECKING:  # rich's tables and panels are imported where drawn: the board (print_turn) needs neither
+    from rich.table import Table
 
 
 def _seq(n: int) -> str:
@@ -78,6 +81,8 @@ def _purpose(r: Any) -> str:
 def rolls_table(declared: Iterable[Any], title: str = "Rolls") -> Table:
     """Declared rolls (:class:`pbem.match.replay.DeclaredRoll`), one a row:
     ``2d6+1: 2 + 2 + 1 = 5``, or ``pending (keyed by 0005)``."""
+    from rich.table import Table
+
     table = Table(title=title)
     for column in ("roll", "by", "purpose", "result", "keyed by", "completed by"):
         table.add_column(column)
@@ -100,6 +105,9 @@ def print_rolls(out: Console, replay: Any, title: str = "Rolls") -> None:
 
 
 def print_show(out: Console, match: Any) -> None:
+    from rich.panel import Panel
+    from rich.table import Table
+
     view = match.view()
     head = (
         f"{match.transcript.setup['module']} game {match.transcript.game[:12]}... -- "
@@ -145,6 +153,8 @@ def report_json(report: Any) -> dict[str, Any]:
 
 
 def print_report(out: Console, report: Any) -> None:
+    from rich.panel import Panel
+
     t = report.transcript
     lines = [
         f"game {t.game} ({t.setup['module']}), {len(t)} messages",
