@@ -238,7 +238,7 @@ def test_the_legend_explains_every_glyph_and_mark():
 def test_the_svg_header_states_game_turn_phase_whose_move_and_vp():
     root = drawn(None)
     head = texts(root.find(f"{SVG}g[@id='header']"), "status")
-    assert head == [f"ambon | turn 2 | phase japanese-movement | japanese to move | VP {view_of(None)['vp']}"]
+    assert head == [f"ambon | turn 2 | phase japanese-movement | japanese to act | VP {view_of(None)['vp']:+d}"]
 
 
 # --------------------------------------------------------------------------- the finished game's page

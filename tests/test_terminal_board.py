@@ -11,13 +11,12 @@ import pytest
 from rich.console import Console
 
 from engine_game.game import GAME as TEST_GAME
-from engine_game.game import State
-from pbem.engine.machine import Ordered, apply_all
 from pbem.engine.mapdata import load_map
 from pbem.errors import InputError
 from pbem.games.ambon import GAME as AMBON
 from pbem.render import board
 from pbem.render.hexmap import key_stacks, marker_of, render_map, window_for
+from test_engine_render import after_red_moves, big_map  # the test game after red's moves; a plain map
 
 COLOURS = {s.id: s.colour for s in TEST_GAME.counters.sides.values()}
 NAMES = {s.id: s.name for s in TEST_GAME.counters.sides.values()}
@@ -28,31 +27,6 @@ def text_of(renderable, width: int = 120, colour: bool = False) -> str:
                       file=open("/dev/null", "w"))
     console.print(renderable)
     return console.export_text(styles=colour)
-
-
-def after_red_moves() -> State:
-    state = TEST_GAME.initial_state({})
-    parsed = TEST_GAME.parse_orders(
-        {"order": [{"move": "R1: 0202 0302 0402"}, {"move": "R2: 0203 0303 0404"}, {"attack": "0504", "with": ["R2"]}]}, "red"
-    )
-    state, _ = apply_all(TEST_GAME, state, [Ordered("red", 2, i, o) for i, o in enumerate(parsed.public)])
-    return state
-
-
-def big_map(layout: str, n: int = 20) -> bytes:
-    return f"""
-[map]
-name = "Big"
-layout = "{layout}"
-columns = [1, {n}]
-rows = [1, {n}]
-default_terrain = "clear"
-[terrain.clear]
-[terrain.hill]
-colour = "#b59a6a"
-[hexes]
-hill = ["0202", "{n:02d}{n:02d}"]
-""".encode()
 
 
 def ambon_board(width: int = 80, you: str = "japanese", secrets=None, **doc) -> str:
@@ -256,7 +230,7 @@ def test_the_ambon_board_reads_at_80_columns():
     assert max(len(line) for line in drawn) <= 80, max(drawn, key=len)
     assert max(len(line) for line in map_lines(text)) == 79  # 13 columns of 6, and the last edge
     assert "showing columns" in text and "--around HEX" in text
-    assert text.splitlines()[0].startswith("ambon -- turn 3, japanese-movement -- Japanese to act -- VP")
+    assert text.splitlines()[0].startswith("ambon -- turn 3 -- phase japanese-movement -- Japanese to act -- VP")
 
 
 # --------------------------------------------------------------------------- pbem show
@@ -289,7 +263,7 @@ def test_show_at_80_columns_draws_a_window_round_the_last_events(kenji, tmp_path
     r = Player("kenji", kenji.home, cut).run("show", cut, COLUMNS="80")
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
-    assert lines[0].startswith("ambon -- turn ") and "you: Japanese" in lines[0]
+    assert lines[0].startswith("ambon -- turn ") and lines[1] == "you: Japanese"  # the header wraps to fit
     assert "round the last events (" in r.output and "--around HEX [--radius N]" in r.output
     assert max(len(line) for line in lines[:lines.index("Order of battle")]) <= 80
     assert "Last events" in r.output

@@ -46,26 +46,16 @@ def board_svg(game: Any, view: Mapping[str, Any], title: str | None = None, *,
                          overstacked=view.get("overstacked"), marker_names=view.get("marker_names"))
 
 
-def header(game: Any, view: Mapping[str, Any], you: str | None) -> Text:
-    """One line: game, turn and phase, who acts, running VP, whose view."""
+def header(game: Any, view: Mapping[str, Any], you: str | None, width: int = 80) -> Text:
+    """One line: game, turn, phase, who acts, running VP, whose view."""
+    from pbem.render.hexmap import position_bits
+
     names = side_names(game)
-    first = game.name + (f" -- turn {view['turn']}" if "turn" in view else "")
-    if view.get("phase"):
-        first += f", {view['phase']}"
-    bits = [first]
-    if view.get("over"):
-        bits.append("game over")
-    elif view.get("active"):
-        bits.append(f"{names.get(view['active'], view['active'])} to act")
-    if view.get("vp") is not None:
-        bits.append(f"VP {view['vp']:+d}")
+    line = " -- ".join(position_bits(game.name, view, names))
     if you:
-        bits.append(f"you: {names.get(you, you)}")
-    return Text(" -- ".join(bits), style="bold reverse")
-
-
-def turn_panel(game: Any, view: Mapping[str, Any], you: str | None) -> Text:
-    return header(game, view, you)
+        whose = f"you: {names.get(you, you)}"
+        line += f" -- {whose}" if len(line) + 4 + len(whose) <= width else f"\n{whose}"
+    return Text(line, style="bold reverse")
 
 
 def plain_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], *, title: str = "",
@@ -165,7 +155,7 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
     units, order of battle and the last events.  The window: ``full`` the
     whole map, ``around`` a hex (``radius`` each way), else as many columns
     as the terminal's width holds, centred on the hexes of the ``events``."""
-    from pbem.render.hexmap import render_map, window_for
+    from pbem.render.hexmap import render_map, side_palette, window_for
 
     events = list(events)
     width = out.width or 120
@@ -177,11 +167,11 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
             focus = [where for where, items in view["stacks"].items() if items and where[:1].isdigit()]
             why = "round the pieces" if focus else ""
     window = window_for(game.map, width, focus=focus, around=around, radius=radius, full=full, why=why)
-    out.print(header(game, view, you))
+    out.print(header(game, view, you, width))
     out.print(render_map(
             game.map,
             view["stacks"],
-            side_colours=contract.side_colours(game),
+            side_colours=side_palette(game.sides, contract.side_colours(game)),  # the brackets in the game's order
             side_names=side_names(game),
             width=width,
             window=window,
@@ -193,7 +183,12 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
     if mines is not None:
         out.print(mines)
     if view.get("eliminated"):
-        out.print(Text("Eliminated: ", style="bold") + Text(", ".join(map(str, view["eliminated"]))))
+        from pbem.render.hexmap import BRACKETS
+
+        order, sides = list(game.sides), view.get("eliminated_sides") or {}
+        shown = [str(uid).join(BRACKETS[order.index(sides[uid]) % len(BRACKETS)]) if sides.get(uid) in order else str(uid)
+                 for uid in view["eliminated"]]
+        out.print(Text("Eliminated: ", style="bold") + Text(", ".join(shown)))
     if view.get("units") is not None:
         out.print(order_of_battle(game, view))
     if events:

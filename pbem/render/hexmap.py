@@ -57,7 +57,7 @@ from pbem.errors import InputError
 
 __all__ = [
     "Box", "Stack", "Stacks", "Window", "boxes_of", "check_stacks", "draw_grid", "ink_for", "is_box", "key_stacks",
-    "map_legend", "render_map", "side_palette", "sides_in", "stack_list", "window_for",
+    "map_legend", "position_bits", "render_map", "side_palette", "sides_in", "stack_list", "window_for",
 ]
 
 Stacks = Mapping[str, Sequence[Mapping[str, Any]]]
@@ -148,6 +148,24 @@ def boxes_of(gmap: GameMap, stacks: Stacks, box_names: Mapping[str, str] | None 
             target = gmap.label(box.target) if box.target is not None else ""
             found.append(Box(box.id, names.get(box.id, box.name), items, True, target))
     return found
+
+
+def position_bits(game: str, view: Mapping[str, Any], names: Mapping[str, str] | None = None) -> list[str]:
+    """What a board's header says of the position: the game, ``turn N``,
+    the phase, ``game over`` or who acts (``names``: side -> name), the VP."""
+    names = names or {}
+    bits = [game]
+    if view.get("turn") is not None:
+        bits.append(f"turn {view['turn']}")
+    if view.get("phase"):
+        bits.append(f"phase {view['phase']}")
+    if view.get("over"):
+        bits.append("game over")
+    elif view.get("active"):
+        bits.append(f"{names.get(view['active'], view['active'])} to act")
+    if isinstance(view.get("vp"), int):
+        bits.append(f"VP {view['vp']:+d}")
+    return bits
 
 
 # --------------------------------------------------------------------------- stacks

@@ -59,7 +59,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from pbem.engine.mapdata import GameMap
 from pbem.errors import InputError
-from pbem.render.hexmap import Box, Stacks, boxes_of, check_stacks, ink_for, is_box, side_palette, sides_in
+from pbem.render.hexmap import position_bits, Box, Stacks, boxes_of, check_stacks, ink_for, is_box, side_palette, sides_in
 
 __all__ = ["EM", "MONO", "board_stacks", "board_svg", "fit_label", "text_width", "view_header"]
 
@@ -180,9 +180,10 @@ def board_stacks(gmap: GameMap, view: Mapping[str, Any]) -> dict[str, list[dict[
         box = next((b.id for b in gmap.boxes.values() if b.kind == "eliminated"), "eliminated")
         there = stacks.setdefault(box, [])
         drawn = {it["label"] for it in there}
+        sides = view.get("eliminated_sides") or {}
         for entry in gone:
             if isinstance(entry, str):
-                uid, side = entry, None
+                uid, side = entry, sides.get(entry)
             elif isinstance(entry, Mapping) and isinstance(entry.get("id"), str):
                 uid, side = entry["id"], entry.get("side")
             else:
@@ -221,18 +222,7 @@ def _marks_of(unit: Mapping[str, Any], item: dict[str, Any]) -> None:
 def view_header(view: Mapping[str, Any], game: str | None = None) -> list[str]:
     """The header of a board drawn from ``view`` alone: game, turn, phase,
     whose move, VP, and the verdict when the view holds one."""
-    bits = [str(game or view.get("game") or "game")]
-    if view.get("turn") is not None:
-        bits.append(f"turn {view['turn']}")
-    if view.get("phase"):
-        bits.append(f"phase {view['phase']}")
-    if view.get("over"):
-        bits.append("game over")
-    elif view.get("active"):
-        bits.append(f"{view['active']} to move")
-    if view.get("vp") is not None:
-        bits.append(f"VP {view['vp']}")
-    lines = [" | ".join(bits)]
+    lines = [" | ".join(position_bits(str(game or view.get("game") or "game"), view))]
     if view.get("verdict"):
         lines.append(str(view["verdict"]))
     return lines
@@ -649,7 +639,7 @@ def _counter(pic: _Picture, g: ET.Element, it: Mapping[str, Any], x: float, y: f
     elif side and (it.get("oos") or marker.upper() == "OOS"):
         strip, strip_fill = "OOS", "#c0392b"
         pic.used.add("marker:OOS")
-    elif side and (it.get("status") or (marker and not disrupted)):
+    elif side and (it.get("status") or (marker and not disrupted and not it.get("eliminated"))):
         word = str(it.get("status") or marker)
         strip = _short(pic, word)
         pic.used.add(f"marker:{word}")

@@ -75,6 +75,7 @@ def view(data: "AmbonData", state: AmbonState, side: str | None, secrets: Mappin
         "options": list(state.options),
         "units": units,
         "eliminated": [p.id for p in state.pieces if p.where == ELIMINATED],
+        "eliminated_sides": {p.id: p.side for p in state.pieces if p.where == ELIMINATED},
         "stacks": stacks,
         "mines": mines,
         "beachheads": list(state.beachheads),
