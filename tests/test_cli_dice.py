@@ -122,7 +122,7 @@ def test_show_and_log_print_tables(started, tmp_path):
     exchange(a, b, tmp_path, ROLL_AND_SEAL)
     r = b.run("log", b.game)
     assert r.exit_code == 0
-    assert "attack on the bridge" in r.output and "msg 0002" in r.output
+    assert "attack on the bridge" in r.output and "0002 -> 0003" in r.output
     r = b.run("show", b.game)
     assert r.exit_code == 0 and "Declared rolls" in r.output and "your move" in r.output
 

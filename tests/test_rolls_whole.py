@@ -61,7 +61,7 @@ def test_2d6_plus_1_shows_each_die_the_modifier_and_the_total(started, tmp_path)
     assert attack["expression"] == "2d6+1" and attack["modifier"] == 1 and attack["total"] == first + second + 1
     assert attack["shown"] == f"2d6+1: {first} + {second} + 1 = {first + second + 1}"
     r = b.run("log", b.game)
-    assert ["2.0", "first", "attack", attack["shown"], "msg 0002", "msg 0003 (provisional: your reply)"] in rows(r.output)
+    assert ["2.0", "first", "attack", attack["shown"], "0002 -> 0003 *"] in rows(r.output)
     # the event says the same
     assert f"first rolled 2d6+1 for 'attack': {first} + {second} + 1 = {attack['total']}" in r.output
 
@@ -76,7 +76,7 @@ def test_1d20_plus_1d4_minus_2_is_one_row_with_its_total(started, tmp_path):
     assert morale["shown"] == f"1d20+1d4-2: {x} + {y} - 2 = {x + y - 2}"
     r = b.run("log", b.game)
     table = [row for row in rows(r.output) if row[2] == "morale"]
-    assert table == [["2.1", "first", "morale", morale["shown"], "msg 0002", "msg 0003 (provisional: your reply)"]]
+    assert table == [["2.1", "first", "morale", morale["shown"], "0002 -> 0003 *"]]
 
 
 def test_log_json_keeps_the_dice_groups_and_adds_the_declared_roll_to_each(started, tmp_path):
@@ -105,8 +105,8 @@ def test_a_negative_term_is_subtracted(started, tmp_path):
 def test_a_pending_roll_shows_pending_keyed_by_its_message(started, tmp_path):
     a, b, _ = played_two_rolls(started, tmp_path)
     r = a.run("log", a.game)  # ann cannot know her rolls before bob's reply
-    assert ["2.0", "first", "attack", "2d6+1: pending (keyed by 0002)", "msg 0002", "msg 0003 (awaited)"] in rows(r.output)
-    assert ["2.1", "first", "morale", "1d20+1d4-2: pending (keyed by 0002)", "msg 0002", "msg 0003 (awaited)"] in rows(
+    assert ["2.0", "first", "attack", "2d6+1: pending (keyed by 0002)", "0002 -> 0003 (awaited)"] in rows(r.output)
+    assert ["2.1", "first", "morale", "1d20+1d4-2: pending (keyed by 0002)", "0002 -> 0003 (awaited)"] in rows(
         r.output)
     data = log_json(a)
     assert data["rolls"] == []
@@ -204,8 +204,7 @@ def test_asl_DR_drm_shows_both_dice_the_drm_and_the_final_DR(players, tmp_path):
     r = ann.run("play", ann.game, "--orders", orders)
     assert "2 declared rolls await the reply that keys them" in r.output and "dice group" not in r.output
     r = ann.run("log", ann.game)
-    assert ["2.0", "axis", "DR: 1MC for A (+1 DRM)", "DR+1: pending (keyed by 0002)", "msg 0002",
-            "msg 0003 (awaited)"] in rows(r.output)
+    assert ["2.0", "axis", "DR: 1MC for A (+1 DRM)", "DR+1: pending (keyed by 0002)", "0002 -> 0003 (awaited)"] in rows(r.output)
     assert bob.run("receive", bob.game, ann.game / "0002-axis.pbem").exit_code == 0
     dr, small = log_json(bob)["declared_rolls"]
     colored, white = dr["terms"][0]["values"]
@@ -214,8 +213,7 @@ def test_asl_DR_drm_shows_both_dice_the_drm_and_the_final_DR(players, tmp_path):
     (die,) = small["terms"][0]["values"]
     assert small["shown"] == f"dr-2: {die} - 2 = {die - 2}"
     r = bob.run("log", bob.game)
-    assert ["2.0", "axis", "DR: 1MC for A (+1 DRM)", dr["shown"], "msg 0002",
-            "msg 0003 (provisional: your reply)"] in rows(r.output)
+    assert ["2.0", "axis", "DR: 1MC for A (+1 DRM)", dr["shown"], "0002 -> 0003 *"] in rows(r.output)
 
 
 def test_ambon_6_2_landing_drm_and_11_0_crt_rolls_show_die_drms_and_modified_roll(tmp_path_factory):

@@ -84,18 +84,18 @@ def rolls_table(declared: Iterable[Any], title: str = "Rolls") -> Table:
     from rich.table import Table
 
     table = Table(title=title)
-    for column in ("roll", "by", "purpose", "result", "keyed by", "completed by"):
-        table.add_column(column)
+    table.add_column("roll")
+    table.add_column("by")
+    table.add_column("purpose", min_width=12)
+    table.add_column("result", no_wrap=True)  # a sum read whole: 1d20+1d4-2: 13 + 1 - 2 = 12
+    table.add_column("keyed -> done", no_wrap=True)  # the message that keyed it, the one whose value completed it
+    provisional = False
     for r in declared:
-        table.add_row(
-            r.label,
-            r.author,
-            _purpose(r),
-            r.shown(),
-            f"msg {_seq(r.key_seq)}",
-            f"msg {_seq(r.partner_seq)}" + (" (awaited)" if r.pending else
-                                            " (provisional: your reply)" if r.provisional else ""),
-        )
+        provisional = provisional or (r.provisional and not r.pending)
+        done = _seq(r.partner_seq) + (" (awaited)" if r.pending else " *" if r.provisional else "")
+        table.add_row(r.label, r.author, _purpose(r), r.shown(), f"{_seq(r.key_seq)} -> {done}")
+    if provisional:
+        table.caption = "* provisional: completed by your reply, which is not sent yet"
     return table
 
 
