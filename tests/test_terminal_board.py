@@ -332,3 +332,9 @@ def test_show_keeps_one_view_for_each_window(kenji):
     default = kenji.run("show", kenji.game, COLUMNS="80").output
     again = kenji.run("show", kenji.game, "--around", where, "--radius", "1", COLUMNS="80").output
     assert around == again and default != around and f"around {where}, radius 1" not in default
+
+
+def test_show_advice_names_the_real_game_directory(kenji):
+    """Issue 17: printed advice names the directory to type, not a DIR placeholder."""
+    r = kenji.run("show", kenji.game, COLUMNS="80")
+    assert f"Check it with: pbem verify {kenji.game} --audit" in r.output and " DIR " not in r.output

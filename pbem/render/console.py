@@ -49,19 +49,27 @@ def print_events(out: Console, match: Any, since: int = 0) -> None:
             out.print(f"[dim]{_seq(seq)}[/dim] {escape(event.sentence())}", highlight=False)
 
 
+def _shell(match: Any) -> str:
+    """The game's directory as a shell word, for advice the player copies
+    (issue 17: no ``DIR`` placeholder where the real one is known)."""
+    import shlex
+
+    return shlex.quote(str(match.directory.path))
+
+
 def print_turn(out: Console, match: Any) -> None:
     replay = match.replay
     if replay.over:
         for line in (match.game.result(replay.state) if isinstance(match.game, contract.Result) else []):
             out.print(line, markup=False, highlight=False)
     if match.closed:
-        out.print("[bold]The game is over.[/bold] Check it with: pbem verify DIR --audit")
+        out.print(f"[bold]The game is over.[/bold] Check it with: pbem verify {escape(_shell(match))} --audit")
         return
     if replay.over:
         mine = match.player is not None and replay.next_side == match.player.side
         out.print(
             "[bold]The game is over.[/bold] "
-            + ("Send your closing message (it reveals your secret for the audit): pbem play DIR" if mine
+            + (f"Send your closing message (it reveals your secret for the audit): pbem play {escape(_shell(match))}" if mine
                else f"Waiting for {replay.next_side}'s closing message.")
         )
         return
