@@ -79,7 +79,7 @@ def plain_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], *, title:
 
 def order_of_battle(game: Any, view: Mapping[str, Any]) -> Text:
     """The units of both sides: id, type, where, status, and the factors the view gives."""
-    from pbem.render.hexmap import BRACKETS, marker_of, side_palette
+    from pbem.render.hexmap import BRACKETS, side_palette, unit_status
 
     units = list(view.get("units", []))
     extra = [k for k in ("combat", "move", "bombard", "range", "command") if any(k in u for u in units)]
@@ -91,8 +91,7 @@ def order_of_battle(game: Any, view: Mapping[str, Any]) -> Text:
     for u in sorted(units, key=lambda u: order.index(u["side"]) if u.get("side") in order else len(order)):
         side = u.get("side", "")
         left, right = BRACKETS[order.index(side) % len(BRACKETS)] if side in order else ("", "")
-        penalty = marker_of(str(u["status"]), view.get("marker_names"))[1] if u.get("status") else ""
-        status = [s for s in ("disrupted" if u.get("flipped") else "", "OOS" if u.get("oos") else "", penalty) if s]
+        status = unit_status(u, view.get("marker_names"))
         if u.get("type") == "concealed":
             status.append("concealed" + (f": {u['identity']}" if u.get("identity") else ""))
         rows.append([f"{left}{u.get('id', '')}{right}", names.get(side, side), u.get("type", ""), u.get("where", ""),

@@ -57,7 +57,7 @@ from pbem.errors import InputError
 
 __all__ = [
     "Box", "Stack", "Stacks", "Window", "boxes_of", "check_stacks", "draw_grid", "ink_for", "is_box", "key_stacks",
-    "map_legend", "position_bits", "render_map", "side_palette", "sides_in", "stack_list", "window_for",
+    "map_legend", "position_bits", "unit_status", "render_map", "side_palette", "sides_in", "stack_list", "window_for",
 ]
 
 Stacks = Mapping[str, Sequence[Mapping[str, Any]]]
@@ -186,6 +186,13 @@ def marker_of(marker: str, marker_names: Mapping[str, Any] | None) -> Marker:
     return marker[:1].lower(), words, words
 
 
+def unit_status(unit: Mapping[str, Any], marker_names: Mapping[str, Any] | None) -> list[str]:
+    """An order-of-battle entry's status in words: disrupted, OOS, and its
+    penalty marker's short name (:func:`marker_of`)."""
+    penalty = marker_of(str(unit["status"]), marker_names)[1] if unit.get("status") else ""
+    return [s for s in ("disrupted" if unit.get("flipped") else "", "OOS" if unit.get("oos") else "", penalty) if s]
+
+
 @dataclass(frozen=True)
 class Stack:
     """The counters of one hex, with the key that stands for them on the map."""
@@ -205,6 +212,8 @@ class Stack:
 
 def _marks(units: Sequence[Mapping[str, Any]], markers: Sequence[Mapping[str, Any]], overstacked: str,
            marker_names: Mapping[str, Any] | None) -> tuple[tuple[str, str], ...]:
+    """A stack's marks and what each means: overstacked, the units' status
+    markers (:func:`marker_of`), concealed, markers under the units."""
     found: dict[str, str] = {}
     if overstacked:
         found["!"] = "overstacked"
@@ -372,10 +381,6 @@ class Lines:
     def __init__(self, runs: list[list[tuple[str, Style | None]]]):
         self.runs = runs
 
-    @property
-    def plain(self) -> str:
-        return "\n".join("".join(text for text, _ in line) for line in self.runs)
-
     def __rich_console__(self, console: Any, options: Any) -> Iterable[Any]:
         from rich.segment import Segment
 
@@ -441,7 +446,7 @@ def draw_grid(gmap: GameMap, stacks: Sequence[Stack], window: Window, sides: Seq
                 canvas.put(y + 1, x + 1, glyph.center(cell, fill), style)
                 continue
             tag = _tag(stack, sides, cell)
-            ink = side_style.get(stack.side, marker_style) if stack.side else marker_style
+            ink = side_style.get(stack.side, marker_style)  # markers only (side None): the marker's colours
             canvas.put(y + 1, x + 1, tag, ink)
             canvas.put(y + 1, x + 1 + len(tag), (glyph + fill * cell)[: cell - len(tag)], style)
     return canvas.lines()

@@ -24,6 +24,7 @@ from html import escape
 from typing import Any, Iterable, Mapping, Sequence
 
 from pbem.engine import contract
+from pbem.render.hexmap import unit_status
 
 FONTS = "'DejaVu Sans', 'Liberation Sans', Arial, sans-serif"
 
@@ -115,8 +116,7 @@ def order_of_battle_html(view: Mapping[str, Any]) -> str:
     extra = [k for k in ("combat", "move", "bombard", "range", "command") if any(k in u for u in units)]
     rows, classes = [], []
     for u in units:
-        status = ", ".join(s for s in ("disrupted" if u.get("flipped") else "", "OOS" if u.get("oos") else "",
-                                       str(u.get("status", ""))) if s)
+        status = ", ".join(unit_status(u, view.get("marker_names")))
         ident = u.get("identity", "")
         if u.get("private"):
             ident = f"{ident} (only you)"
