@@ -158,7 +158,9 @@ def _postpone(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[Am
 
 
 def _move(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:
-    """7.0-7.2, 8.0: move one unit along a path the player gives.
+    """7.0-7.2, 8.0: move one unit along a path the player gives, or the
+    cheapest legal path to the destination the player gives
+    (:func:`movement.path_to`).
 
     8.0: when a Japanese unit's ZOC reaches a concealed unit, "it is
     immediately revealed"; the Allies make the reveal in their next
@@ -166,7 +168,7 @@ def _move(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[AmbonS
     until the reveal is made (its identity decides what the ZOC costs).
     The Movement Phase then goes on (:func:`phases.progress`): "The Japanese
     unit may continue moving with its remaining MP"."""
-    unit_id, path = action.order["unit"], list(action.order["path"])
+    unit_id, goal = action.order["unit"], action.order.get("to")
     side = action.side
     if not state.has_piece(unit_id):
         raise illegal("7.0", f"there is no unit {unit_id!r}")
@@ -185,9 +187,10 @@ def _move(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[AmbonS
         raise illegal("7.1", f"on turn {state.turn} only Allied units within "
                              f"{data.value('turn1_allied_move_radius')} land hexes of a Japanese unit may move; "
                              f"{unit_id} in {piece.where} is not")
+    left = movement.allowance(data, piece) - piece.spent
+    path = list(action.order["path"]) if goal is None else movement.path_to(data, state, unit_id, goal, left)
     if path[0] != piece.where:
         raise illegal("7.0", f"{unit_id}'s path must start in its hex {piece.where}, not {path[0]}")
-    left = movement.allowance(data, piece) - piece.spent
     route = validate_path(
         unit_id, path, left, movement.movement_cost(data, state, side), grid=data.map.grid, rule="7.0"
     )
@@ -209,7 +212,8 @@ def _move(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[AmbonS
             break  # 8.0: the reveal comes first
     paid = spent - piece.spent
     moved = Event("7.0", f"{unit_id} moves {' '.join(walked)} for {format_mp(paid)}"
-                  + (f" ({format_mp(left - paid)} left)" if left - paid else ""),
+                  + (f" ({format_mp(left - paid)} left)" if left - paid else "")
+                  + (f", the cheapest path to {goal}" if goal is not None else ""),
                   {"unit": unit_id, "path": walked, "cost_half_mp": paid})
     events.insert(0, moved)
     waiting = hidden.awaited_by(data, state, side)

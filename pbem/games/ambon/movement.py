@@ -12,7 +12,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from pbem.engine.hexes import Hex
-from pbem.engine.paths import StepCost, half_mp
+from pbem.engine.machine import illegal
+from pbem.engine.paths import StepCost, cheapest_path, format_mp, half_mp
 from pbem.games.ambon.state import ALLIED, JAPANESE, AmbonState, Piece, other
 
 if TYPE_CHECKING:
@@ -190,3 +191,28 @@ def overstacking(data: "AmbonData", state: AmbonState, where: str) -> str:
     if count > data.value("stacking_limit"):
         return "functional"
     return ""
+
+
+def path_to(data: "AmbonData", state: AmbonState, unit_id: str, goal: str, left: int) -> list[str]:
+    """7.0: the cheapest legal path of ``unit_id`` from its hex to ``goal``
+    with ``left`` half-MP, by the costs of :func:`movement_cost` (terrain,
+    roads and trails, rivers, EZOC; sea, all-sea hexsides and enemy units
+    barred).  Ties: fewer hexes entered, then the engine's fixed order of
+    hexes (:func:`pbem.engine.paths.cheapest_path`), the same on every
+    machine.  An unreachable goal is illegal, saying what the cheapest path
+    costs and the MP the unit has left."""
+    piece, gmap = state.piece(unit_id), data.map
+    start, end = gmap.hex(piece.where), gmap.hex(goal)
+    if start == end:
+        raise illegal("7.0", f"{unit_id} is already in {goal}")
+    cost = movement_cost(data, state, piece.side)
+    found = cheapest_path(start, end, cost, allowance=left)
+    if found is not None:
+        return [gmap.label(h) for h in found.hexes]
+    best = cheapest_path(start, end, cost)
+    if best is None:
+        raise illegal("7.0", f"{unit_id} in {piece.where} has no legal path to {goal} "
+                             "(sea, all-sea hexsides and enemy units bar every way)")
+    raise illegal("7.0", f"{unit_id} cannot reach {goal}: the cheapest path "
+                         f"({' '.join(gmap.label(h) for h in best.hexes)}) costs {format_mp(best.cost)}, "
+                         f"and {unit_id} has {format_mp(left)} left")

@@ -10,7 +10,8 @@ Orders (``[[order]]`` tables; one verb each)::
     second_wave = "1:hitu-lama 2:laha"                  # 14.2, sealed note
     setup = "historical"                                # the scenario file's setup
     land = "fw-laha"  /  postpone = "fw-liang"          # 6.0
-    move = "3.A: 1410 1509"                             # 7.0
+    move = "3.A: 1410 1509"                             # 7.0: the path
+    move = "3.A to 1509"                                # 7.0: the cheapest legal path there
     bombard = "3.D"       target = "NEI-2.B"            # 10.0, 14.1
     attack = "1609"       with = ["3.A", "3.B"]  hq = "228-HQ"   # 11.0, 11.1
     support = "NEI-HQ"    target = "1609"               # 11.1, the defender's answer
@@ -138,11 +139,7 @@ def parse_orders(data: "AmbonData", document: Mapping[str, Any], side: str) -> P
         elif verb in ("land", "postpone"):
             public.append({"type": verb, "box": value})
         elif verb == "move":
-            unit, sep, path = value.partition(":")
-            hexes = path.split()
-            if not sep or not unit.strip() or not hexes:
-                raise InputError(f"{where}: move must read 'UNIT: HEX HEX ...', got {value!r}", field=verb)
-            public.append({"type": "move", "unit": unit.strip(), "path": [_hexlabel(data, h, where) for h in hexes]})
+            public.append(_move_order(data, value, where))
         elif verb == "reveal":
             reveals.append(value)
         elif verb == "support":
@@ -171,6 +168,21 @@ def parse_orders(data: "AmbonData", document: Mapping[str, Any], side: str) -> P
     if instructions:
         public.insert(0, {"type": "standing", **instructions})
     return ParsedOrders(public=tuple(public), seals=seals, reveals=tuple(reveals))
+
+def _move_order(data: "AmbonData", value: Any, where: str) -> dict[str, Any]:
+    """7.0: ``"3.A: 1410 1509"`` (the path, from the unit's hex) or
+    ``"3.A to 1509"`` (the destination: the engine finds the cheapest legal
+    path when the order is applied, :func:`pbem.games.ambon.movement.path_to`)."""
+    text = value if isinstance(value, str) else ""
+    unit, sep, path = text.partition(":")
+    if sep and unit.strip() and path.split():
+        return {"type": "move", "unit": unit.strip(), "path": [_hexlabel(data, h, where) for h in path.split()]}
+    unit, to, goal = text.partition(" to ")
+    if not sep and to and unit.strip() and len(goal.split()) == 1:
+        return {"type": "move", "unit": unit.strip(), "to": _hexlabel(data, goal.strip(), where)}
+    raise InputError(f"{where}: move must read 'UNIT: HEX HEX ...' (the path) or 'UNIT to HEX' (the destination), "
+                     f"got {value!r}", field="move")
+
 
 def _hexlabel(data: "AmbonData", text: Any, where: str) -> str:
     if not isinstance(text, str):

@@ -32,7 +32,7 @@ HELP = """\
 orders, one per line (Enter or 'done' sends the message):
   setup historical                     the scenario's setup for the side to act
   land fw-laha | postpone fw-liang     6.0
-  move 3.A: 1410 1509                  7.0
+  move 3.A: 1410 1509 | move 3.A to 1509   7.0 (a path, or the cheapest one there)
   bombard 3.D NEI-2.B                  10.0
   attack 1609 with 3.A 3.B [hq 228-HQ] 11.0 / 11.1
   support NEI-HQ [1609] | support none 11.1 (the defender's HQ)
@@ -64,7 +64,9 @@ def parse_line(line: str) -> dict[str, Any] | tuple[str, Any] | None:
         return {verb: rest[0]}
     if verb == "move":
         need(2)
-        return {"move": " ".join(rest) if ":" in line else f"{rest[0]}: {' '.join(rest[1:])}"}
+        if ":" in line or rest[1] == "to":  # move 3.A: 1410 1509 | move 3.A to 1509
+            return {"move": " ".join(rest)}
+        return {"move": f"{rest[0]}: {' '.join(rest[1:])}"}
     if verb == "bombard":
         need(2)
         return {"bombard": rest[0], "target": rest[1]}

@@ -310,7 +310,8 @@ def _moves(game: Any, state: AmbonState, side: str, out: Sections) -> None:
         notes.append("may not move: " + ", ".join(held))
     out.choices["moves"] = rows
     if rows or held:
-        notes.insert(0, 'move = "UNIT: HEX HEX ..." -- the path from the unit\'s hex, one hex per step (7.0)')
+        notes.insert(0, 'move = "UNIT: HEX HEX ..." -- the path from the unit\'s hex, one hex per step (7.0);')
+        notes.insert(1, '  or move = "UNIT to HEX" -- pbem takes the cheapest legal path there (ties: fewer hexes)')
         out.sections.append(Section("Movement (7.0-9.0): your units that may move", notes))
 
 
