@@ -134,3 +134,13 @@ def test_7_0_move_to_is_signed_as_written_and_replayed_the_same_by_both_players(
 
 
 SEED = 1
+
+
+def test_7_0_typed_lines_take_both_forms():
+    """pbem play's and pbem solo's typed orders (pbem.games.ambon.solo.parse_line)."""
+    from pbem.games.ambon.solo import parse_line
+
+    assert parse_line("move 3.A to 1509") == {"move": "3.A to 1509"}
+    assert parse_line("move 3.A: 1410 1509") == {"move": "3.A: 1410 1509"}
+    assert parse_line("move 3.A 1410 1509") == {"move": "3.A: 1410 1509"}
+    assert GAME.parse_orders({"order": [parse_line("move 3.A to 1509")]}, JAPANESE).public[0]["to"] == "1509"
