@@ -130,7 +130,7 @@ def test_counts_count_the_declared_rolls_with_the_dice_groups_in_brackets(starte
     assert r.exit_code == 0, r.output
     path.write_text(ONE_ROLL)
     r = b.run("play", b.game, "--orders", path)
-    assert "; 1 declared roll awaits the reply that keys them\n" in r.output  # one group: no brackets
+    assert "; 1 declared roll awaits the reply that keys it\n" in r.output  # one group: no brackets
 
 
 def test_show_lists_the_declared_rolls_whole(started, tmp_path):

@@ -375,14 +375,21 @@ def session_seq(path: Path) -> int:
 @click.argument("directory", type=click.Path(exists=True, file_okay=False))
 @click.option("--orders", "orders_path", type=click.Path(exists=True, dir_okay=False), help="TOML orders file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the file written, its events and what comes next as JSON.")
+@click.option("--dry-run", is_flag=True, help="Check the orders and show what the message would do; write nothing.")
+@click.option("--yes", "-y", is_flag=True, help="At a terminal, write the message without asking first.")
 @handles_errors
-def play(directory: str, orders_path: str | None, as_json: bool) -> None:
+def play(directory: str, orders_path: str | None, as_json: bool, dry_run: bool, yes: bool) -> None:
     """Apply your orders and write your next message.
 
-    Without --orders you are asked at the terminal.  The last line printed is
-    the file to send.
+    Without --orders you are asked at the terminal.  With --orders at a
+    terminal, pbem first shows what the message would do (and any text it
+    seals) and asks before writing it (--yes: write at once).  --dry-run
+    shows it and writes nothing.  The last line printed is the file to send.
 
-    Example: pbem orders games/bob --out turn.toml; pbem play games/bob --orders turn.toml
+    \b
+    Example: pbem orders games/bob --out turn.toml
+             pbem play games/bob --orders turn.toml --dry-run
+             pbem play games/bob --orders turn.toml
     """
     from pbem.match import session
     from pbem.render import console as render
@@ -403,6 +410,28 @@ def play(directory: str, orders_path: str | None, as_json: bool) -> None:
             orders = ask_for(match)
         except click.Abort:  # end of input or Ctrl-C at a prompt
             raise UsageError("stopped: no message written") from None
+    ask_first = bool(orders_path) and not (yes or as_json or dry_run) and at_terminal()
+    if dry_run or ask_first:
+        tried = session.preview(directory, identity, orders)
+        if as_json:
+            emit_json({"dry_run": True, "file": str(tried.path), **render.match_json(tried.match, since=session_seq(tried.path))})
+            return
+        out = console()
+        out.print(f"[bold]{'Dry run: nothing is written.' if dry_run else 'Before writing:'}[/bold] "
+                  f"{tried.path.name} would do:", highlight=False)
+        for event in tried.events:
+            out.print("  " + event.sentence(), markup=False)
+        for slot, text in tried.seals.items():
+            out.print(f"  sealed in slot {slot!r} (only you see this): {text}", markup=False)
+        out.print("and then: ", end="")
+        render.print_turn(out, tried.match)
+        if dry_run:
+            click.echo(f"Without --dry-run this is written as {tried.path}.")
+            return
+        if not click.confirm(f"Write {tried.path.name}?", default=True):
+            from pbem.errors import UsageError
+
+            raise UsageError("stopped: no message written")
     result = session.play(directory, identity, orders)
     if as_json:
         seq = session_seq(result.path)
@@ -515,6 +544,11 @@ def shown_text(match: Any, view: Any, mode: str, window: Mapping[str, Any] | Non
     with out.capture() as captured:
         draw_match(out, match, view, window)
     return captured.get()
+
+
+def at_terminal() -> bool:
+    """Someone types at a terminal and reads what is printed (pbem may ask)."""
+    return sys.stdin.isatty() and interactive_output()
 
 
 def interactive_output() -> bool:

@@ -535,6 +535,36 @@ def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Pla
     return PlayResult(path, events, played)
 
 
+@dataclass
+class Preview:
+    """What ``pbem play --dry-run`` shows: the message that would be
+    written (``path``, not written), what it does (``events``), the game as
+    it would stand (``match``: whose turn, the dice it leaves awaited), and
+    the texts it would seal (slot -> text, only the author's to see)."""
+
+    path: Path
+    events: list[Any]
+    match: Match
+    seals: dict[str, str]
+
+
+def preview(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Preview:
+    """Try ``orders`` as :func:`play` would -- every rule's check, the dice
+    this message completes -- and write nothing, not even a checkpoint.
+    (The dice it shows are those :func:`play` would show: keyed by the
+    messages before and completed by this one's chain value, committed
+    long before; the dice these orders declare wait for the reply.)"""
+    gamedir = GameDirectory(directory)
+    gamedir.require_any()
+    match = load(gamedir.path, identity, keep=False)
+    draft, result = compose(match, orders)
+    seq = len(match.transcript)
+    events = [e for _, e in newest(result.events, lambda item: item[0] == seq)]
+    tried = Match(gamedir, result.transcript, match.game, match.player, result, match.covered)
+    seals = dict(match.game.parse_orders(orders, match.player.side).seals)
+    return Preview(gamedir.path / message_name(seq, match.player.side), events, tried, seals)
+
+
 def compose(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Replay]:
     """The player's next message for ``orders``, signed, tried on the game and
     verified; nothing is written."""

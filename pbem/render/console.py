@@ -78,7 +78,7 @@ def print_turn(out: Console, match: Any) -> None:
     text = f"next: message {_seq(replay.next_seq)} by {who}" + (" -- your move" if mine else " -- waiting for the reply")
     if replay.pending:
         pending = pending_rolls(replay)
-        text += "; " + counted(pending, "await", " the reply that keys them")
+        text += "; " + counted(pending, "await", " the reply that keys " + ("it" if len(pending) == 1 else "them"))
     out.print(text)
 
 
