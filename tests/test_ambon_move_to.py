@@ -84,18 +84,15 @@ def test_7_0_a_malformed_move_names_both_forms(value):
         GAME.parse_orders({"order": [{"move": value}]}, JAPANESE)
 
 
-def test_7_0_move_to_is_signed_as_written_and_replayed_the_same_by_both_players(tmp_path):
-    """Through the protocol, two keystores, receive both ways: the message
-    carries the destination as written, both players' replays find the same
-    path, and the template offers the form.  (Fixed keys and protocol
-    randomness, so the landings, and so the units free to move, are the same
-    on every run.)"""
-    import json
+@pytest.fixture
+def japanese_to_move(tmp_path):
+    """Messages 0-3 of the example (examples/ambon) between two fixed keys,
+    with the protocol's randomness fixed too, so that the landings, and so
+    the units free to move, are the same on every run: the Japanese to move."""
     from pathlib import Path
 
     from ambon_played import identities, seeded_protocol
     from conftest import Player, last_line
-    from pbem.protocol.message import SignedMessage
 
     examples = Path(__file__).parent.parent / "examples" / "ambon"
     identities(tmp_path)
@@ -111,6 +108,19 @@ def test_7_0_move_to_is_signed_as_written_and_replayed_the_same_by_both_players(
         assert a.run("receive", a.game, last_line(r.output)).exit_code == 0
         r = a.run("play", a.game, "--orders", examples / "3-allied-reveals.toml")
         assert j.run("receive", j.game, last_line(r.output)).exit_code == 0
+    return j, a
+
+
+def test_7_0_move_to_is_signed_as_written_and_replayed_the_same_by_both_players(japanese_to_move, tmp_path):
+    """Through the protocol, two keystores, receive both ways: the message
+    carries the destination as written, both players' replays find the same
+    path, and the template offers the form."""
+    import json
+
+    from conftest import last_line
+    from pbem.protocol.message import SignedMessage
+
+    j, a = japanese_to_move
     template = json.loads(j.run("orders", j.game, "--json").output)
     assert "UNIT to HEX" in template["template"]
     unit = template["choices"]["moves"][0]
@@ -144,3 +154,43 @@ def test_7_0_typed_lines_take_both_forms():
     assert parse_line("move 3.A: 1410 1509") == {"move": "3.A: 1410 1509"}
     assert parse_line("move 3.A 1410 1509") == {"move": "3.A: 1410 1509"}
     assert GAME.parse_orders({"order": [parse_line("move 3.A to 1509")]}, JAPANESE).public[0]["to"] == "1509"
+
+
+def test_every_order_that_breaks_a_rule_is_reported_at_once_with_its_number(japanese_to_move, tmp_path):
+    """Issue 17: independent mistakes in one orders file come in one run, each
+    with its order number and its rule, a unit id misspelt with a guess; the
+    good orders between them are not blamed, and nothing is written."""
+    import json
+
+    j, _ = japanese_to_move
+    moves = json.loads(j.run("orders", j.game, "--json").output)["choices"]["moves"]
+    unit = moves[0]
+    uid = unit["unit"]
+    near = min(unit["reachable"], key=lambda h: (unit["reachable"][h], h))
+    misspelt = uid.replace("-", "") if "-" in uid else uid.lower()
+    orders = tmp_path / "three.toml"
+    orders.write_text(f'[[order]]\nmove = "{misspelt} to {near}"\n'
+                      f'[[order]]\nmove = "{uid} to {near}"\n'
+                      f'[[order]]\nmove = "{uid} to 0101"\n')
+    before = sorted(p.name for p in j.game.iterdir())
+    r = j.run("play", j.game, "--orders", orders)
+    assert r.exit_code == 1, r.output
+    assert "2 orders break the rules, each tried without the others that do:" in r.output
+    assert f"order 1 (move = \"{misspelt} to {near}\"): 7.0: there is no unit '{misspelt}' (did you mean '{uid}'?)" in r.output
+    assert f"order 3 (move = \"{uid} to 0101\"): 7.0: {uid} in " in r.output  # 0101 is sea: no legal path
+    assert "order 2" not in r.output
+    assert sorted(p.name for p in j.game.iterdir()) == before
+
+
+def test_every_malformed_order_is_reported_at_once_with_a_guess():
+    """Issue 17: syntax mistakes are all reported too, each with its number;
+    a misspelt verb or place gets a guess."""
+    with pytest.raises(InputError) as caught:
+        GAME.parse_orders({"order": [{"move": "3.A to Lahaa"}, {"mve": "3.B to 1509"}, {"move": "3.C to 1509"},
+                                     {"attack": "9999", "with": ["3.A"]}]}, JAPANESE)
+    lines = str(caught.value).splitlines()
+    assert lines[0] == "3 orders are wrong:"
+    assert lines[1] == "  order 1 (move): no place named 'Lahaa' (did you mean 'Laha' or 'Latuhalat'?)"
+    assert lines[2].startswith("  order 2: give exactly one of") and lines[2].endswith("(got mve); did you mean 'move'?")
+    assert lines[3] == "  order 4 (attack): hex '9999' is off the map (columns 01-22, rows 01-17)"
+    assert GAME.parse_orders({"order": [{"move": "3.A to laha"}]}, JAPANESE).public[0]["to"] == "0812"  # any case

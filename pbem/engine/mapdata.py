@@ -342,7 +342,15 @@ class GameMap:
         try:
             return self.places[name]
         except KeyError:
-            raise InputError(f"no place named {name!r} (known: {', '.join(sorted(self.places))})") from None
+            pass
+        folded = {key.casefold(): h for key, h in self.places.items()}
+        if str(name).casefold() in folded:  # "laha" is Laha
+            return folded[str(name).casefold()]
+        import difflib
+
+        close = difflib.get_close_matches(str(name), list(self.places), n=2, cutoff=0.6)
+        hint = f"did you mean {' or '.join(repr(c) for c in close)}?" if close else f"known: {', '.join(sorted(self.places))}"
+        raise InputError(f"no place named {name!r} ({hint})")
 
     def box(self, box_id: str) -> OffMapBox:
         try:

@@ -23,6 +23,7 @@ from pbem.errors import (
     IllegalOrderError,
     InputError,
     IntegrityError,
+    PbemError,
     UsageError,
     VerificationError,
 )
@@ -396,7 +397,7 @@ def join_game(
     if trust is not None:
         trust(transcript.keys[transcript.messages[0].side], transcript)
     match = Match(gamedir, transcript, game, player, replay(game, transcript))
-    draft, result = compose(match, orders or {})
+    draft, result = compose_all(match, orders or {})
     events = [e.sentence() for s, e in result.events if s == 1]
     summary = summary_lines(transcript.setup["module"], 1, my_side, ["accepts the proposal", *events])
     with gamedir.lock():
@@ -525,7 +526,7 @@ def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Pla
     gamedir.require_any()
     with gamedir.lock():
         match = load(gamedir.path, identity, keep=False)
-        draft, result = compose(match, orders)
+        draft, result = compose_all(match, orders)
         seq = len(match.transcript)
         events = [e for _, e in newest(result.events, lambda item: item[0] == seq)]
         summary = summary_lines(match.game.name, seq, match.player.side, [e.sentence() for e in events])
@@ -557,12 +558,77 @@ def preview(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> 
     gamedir = GameDirectory(directory)
     gamedir.require_any()
     match = load(gamedir.path, identity, keep=False)
-    draft, result = compose(match, orders)
+    draft, result = compose_all(match, orders)
     seq = len(match.transcript)
     events = [e for _, e in newest(result.events, lambda item: item[0] == seq)]
     tried = Match(gamedir, result.transcript, match.game, match.player, result, match.covered)
     seals = dict(match.game.parse_orders(orders, match.player.side).seals)
     return Preview(gamedir.path / message_name(seq, match.player.side), events, tried, seals)
+
+
+MAX_REPORTED = 10  # rule errors reported at once by compose_all
+
+
+def compose_all(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Replay]:
+    """:func:`compose`, reporting every independent order that breaks a rule
+    in one error (issue 17), each with its number in the orders document.
+
+    When the orders are refused, the first order whose prefix is refused
+    for the same reason is the culprit; it is set aside and the others are
+    tried again, until they pass or :data:`MAX_REPORTED` are found.  A
+    refusal no single order explains (a reveal owed, a decision left open
+    at the end of the message) is reported as it is."""
+    try:
+        return compose(match, orders)
+    except IllegalOrderError as first:
+        listed = orders.get("order") if isinstance(orders, Mapping) else None
+        if not isinstance(listed, list) or len(listed) < 2:
+            raise
+        numbered = list(enumerate(listed))
+        found: list[str] = []
+        error: IllegalOrderError | None = first
+        while error is not None and len(found) < MAX_REPORTED:
+            culprit = _culprit(match, orders, numbered, str(error))
+            if culprit is None:
+                if not found:
+                    raise
+                found.append(str(error))
+                break
+            number, order = numbered.pop(culprit)
+            found.append(f"order {number + 1} ({_order_words(order)}): {error}")
+            try:
+                compose(match, {**orders, "order": [o for _, o in numbered]})
+                error = None
+            except IllegalOrderError as err:
+                error = err
+        more = " (and maybe more: fix these first)" if error is not None and len(found) >= MAX_REPORTED else ""
+        combined = IllegalOrderError(found[0] if len(found) == 1 else
+                                     f"{len(found)} orders break the rules, each tried without the others that do{more}:\n"
+                                     + "\n".join(f"  {line}" for line in found))
+        combined.rule = first.rule  # each line cites its own
+        raise combined from first
+
+
+def _culprit(match: Match, orders: Mapping[str, Any], numbered: list[tuple[int, Any]], why: str) -> int | None:
+    """The place in ``numbered`` of the first order whose prefix is refused with ``why``."""
+    for k in range(1, len(numbered) + 1):
+        try:
+            compose(match, {**orders, "order": [o for _, o in numbered[:k]]})
+        except IllegalOrderError as err:
+            if str(err) == why:
+                return k - 1
+        except PbemError:
+            continue
+    return None
+
+
+def _order_words(order: Any) -> str:
+    """An order table in a few words: ``move = "3.A to 1509"``."""
+    if not isinstance(order, Mapping) or not order:
+        return repr(order)[:40]
+    key, value = next(iter(order.items()))
+    text = f"{key} = {value!r}" if not isinstance(value, str) else f'{key} = "{value}"'
+    return text if len(text) <= 48 else text[:45] + "..."
 
 
 def compose(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Replay]:

@@ -89,7 +89,7 @@ def check_bombardment(
     """
     # -- who fires, and when
     if not state.has_piece(unit_id):
-        raise illegal("10.0", f"there is no piece {unit_id!r} to bombard with")
+        raise illegal("10.0", f"there is no piece {unit_id!r} to bombard with{state.did_you_mean(unit_id)}")
     unit = state.piece(unit_id)
     if unit.concealed or not data.spec(unit).artillery:
         raise illegal("10.0", f"{unit_id} is not an artillery-type unit and cannot bombard")
@@ -113,7 +113,7 @@ def check_bombardment(
     if not state.has_piece(target_id):
         if target_id in state.beachheads or target_id in state.lost_beachheads:
             raise illegal("10.0", f"the beachhead in {target_id} cannot be bombarded: a bombardment targets one enemy unit")
-        raise illegal("10.0", f"there is no piece {target_id!r} to bombard")
+        raise illegal("10.0", f"there is no piece {target_id!r} to bombard{state.did_you_mean(target_id)}")
     target = state.piece(target_id)
     if target.side == unit.side:
         raise illegal("10.0", f"{unit_id} cannot bombard {target_id}: it is not an enemy unit")

@@ -171,7 +171,7 @@ def _move(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[AmbonS
     unit_id, goal = action.order["unit"], action.order.get("to")
     side = action.side
     if not state.has_piece(unit_id):
-        raise illegal("7.0", f"there is no unit {unit_id!r}")
+        raise illegal("7.0", f"there is no unit {unit_id!r}{state.did_you_mean(unit_id)}")
     piece = state.piece(unit_id)
     if piece.side != side or not piece.on_map:
         raise illegal("7.0", f"{unit_id} is not a {side} unit on the map")

@@ -12,6 +12,7 @@ Orders (``[[order]]`` tables; one verb each)::
     land = "fw-laha"  /  postpone = "fw-liang"          # 6.0
     move = "3.A: 1410 1509"                             # 7.0: the path
     move = "3.A to 1509"                                # 7.0: the cheapest legal path there
+    move = "3.A to Laha"                                #      (a hex number or a place's name)
     bombard = "3.D"       target = "NEI-2.B"            # 10.0, 14.1
     attack = "1609"       with = ["3.A", "3.B"]  hq = "228-HQ"   # 11.0, 11.1
     support = "NEI-HQ"    target = "1609"               # 11.1, the defender's answer
@@ -85,101 +86,128 @@ def parse_orders(data: "AmbonData", document: Mapping[str, Any], side: str) -> P
     public: list[dict[str, Any]] = []
     seals: dict[str, str] = {}
     reveals: list[str] = []
-    for i, order in enumerate(orders):
-        if not isinstance(order, Mapping):
-            raise InputError(f"order {i + 1}: must be a table", field="order")
-        verbs = [k for k in order if k in VERBS]
-        if len(verbs) != 1:
-            raise InputError(
-                f"order {i + 1}: give exactly one of {', '.join(VERBS)} (got {', '.join(sorted(order)) or 'nothing'})",
-                field="order",
-            )
-        verb = verbs[0]
-        where = _where(i, verb)
-        extra = set(order) - {verb} - set(VERBS[verb][0]) - set(VERBS[verb][1])
-        missing = [k for k in VERBS[verb][0] if k not in order]
-        if extra or missing:
-            raise InputError(
-                f"{where}: " + ", ".join([f"unknown field {k!r}" for k in sorted(extra)] + [f"missing field {k!r}" for k in missing]),
-                field=(sorted(extra) + missing)[0],
-            )
-        value = order[verb]
-        if verb not in ("second_wave", "advance") and not isinstance(value, str):
-            raise InputError(f"{where}: {verb} must be a string, got {value!r}", field=verb)
-        if verb == "place":
-            public.append({"type": "place", "unit": value, "hex": _hexlabel(data, order["hex"], where)})
-        elif verb == "conceal":
-            _slot_value(order["is"], ("dummy", "detachment"), where)
-            public.append({"type": "conceal", "piece": value, "hex": _hexlabel(data, order["hex"], where)})
-            seals[value] = order["is"]
-        elif verb == "mine":
-            _slot_value(order["is"], ("real", "dummy"), where)
-            public.append({"type": "mine", "marker": value, "box": str(order["box"])})
-            seals[value] = order["is"]
-        elif verb == "wave":
-            units = order["units"]
-            if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
-                raise InputError(f"{where}: units must be a list of unit ids", field="units")
-            public.append({"type": "wave", "box": value, "units": list(units)})
-        elif verb == "second_wave":
-            if not isinstance(value, str):
-                raise InputError(f"{where}: second_wave must read like \"1:hitu-lama 2:laha\"", field=verb)
-            try:
-                plan = setup.parse_second_wave_note(data, value)
-            except IllegalOrderError as err:
-                raise InputError(f"{where}: {err}", field=verb) from err
-            public.append({"type": "second-wave", "battalions": sorted(plan)})
-            seals[setup.SECOND_WAVE_SLOT] = value
-        elif verb == "setup":
-            if value != "historical":
-                raise InputError(f"{where}: the only setup shortcut is \"historical\"", field=verb)
-            more, more_seals = historical(data, side)
-            public += more
-            seals.update(more_seals)
-        elif verb in ("land", "postpone"):
-            public.append({"type": verb, "box": value})
-        elif verb == "move":
-            public.append(_move_order(data, value, where))
-        elif verb == "reveal":
-            reveals.append(value)
-        elif verb == "support":
-            public.append({"type": "support", "hq": value, **({"target": _hexlabel(data, order["target"], where)} if "target" in order else {})})
-        elif verb == "attack":
-            units = order["with"]
-            if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
-                raise InputError(f"{where}: with must be a list of unit ids", field="with")
-            hq = order.get("hq", "")
-            if not isinstance(hq, str):
-                raise InputError(f"{where}: hq must be an HQ's id", field="hq")
-            public.append({"type": "attack", "target": _hexlabel(data, value, where), "with": list(units), "hq": hq})
-        elif verb == "bombard":
-            target = order["target"]
-            if not isinstance(target, str):
-                raise InputError(f"{where}: target must be a unit id", field="target")
-            public.append({"type": "bombard", "unit": value, "target": target})
-        elif verb == "surrender":
-            if value not in ("yes", "no"):
-                raise InputError(f"{where}: surrender = \"yes\" or \"no\"", field=verb)
-            public.append({"type": "surrender", "answer": value})
-        elif verb == "advance":
-            if not isinstance(value, list) or not all(isinstance(u, str) for u in value):
-                raise InputError(f"{where}: advance must be a list of unit ids ([] to stay)", field=verb)
-            public.append({"type": "advance", "units": list(value), **({"target": _hexlabel(data, order["target"], where)} if "target" in order else {})})
+    errors: list[InputError] = []
+    for i, order in enumerate(orders):  # every order checked, each on its own: all the mistakes at once
+        try:
+            _parse_order(data, side, i, order, public, seals, reveals)
+        except InputError as err:
+            errors.append(err)
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise InputError(f"{len(errors)} orders are wrong:\n" + "\n".join(f"  {err}" for err in errors), field=errors[0].field)
     if instructions:
         public.insert(0, {"type": "standing", **instructions})
     return ParsedOrders(public=tuple(public), seals=seals, reveals=tuple(reveals))
 
+
+def _parse_order(data: "AmbonData", side: str, i: int, order: Any, public: list[dict[str, Any]],
+                 seals: dict[str, str], reveals: list[str]) -> None:
+    """Order ``i`` of the document, checked and added to ``public``,
+    ``seals`` and ``reveals``; an InputError naming it when it is wrong."""
+    if not isinstance(order, Mapping):
+        raise InputError(f"order {i + 1}: must be a table", field="order")
+    verbs = [k for k in order if k in VERBS]
+    if len(verbs) != 1:
+        import difflib
+
+        guesses = [g for k in order if k not in VERBS for g in difflib.get_close_matches(str(k), list(VERBS), n=1)]
+        raise InputError(
+            f"order {i + 1}: give exactly one of {', '.join(VERBS)} (got {', '.join(sorted(order)) or 'nothing'})"
+            + (f"; did you mean {' or '.join(repr(g) for g in guesses)}?" if guesses and not verbs else ""),
+            field="order",
+        )
+    verb = verbs[0]
+    where = _where(i, verb)
+    extra = set(order) - {verb} - set(VERBS[verb][0]) - set(VERBS[verb][1])
+    missing = [k for k in VERBS[verb][0] if k not in order]
+    if extra or missing:
+        raise InputError(
+            f"{where}: " + ", ".join([f"unknown field {k!r}" for k in sorted(extra)] + [f"missing field {k!r}" for k in missing]),
+            field=(sorted(extra) + missing)[0],
+        )
+    value = order[verb]
+    if verb not in ("second_wave", "advance") and not isinstance(value, str):
+        raise InputError(f"{where}: {verb} must be a string, got {value!r}", field=verb)
+    if verb == "place":
+        public.append({"type": "place", "unit": value, "hex": _hexlabel(data, order["hex"], where)})
+    elif verb == "conceal":
+        _slot_value(order["is"], ("dummy", "detachment"), where)
+        public.append({"type": "conceal", "piece": value, "hex": _hexlabel(data, order["hex"], where)})
+        seals[value] = order["is"]
+    elif verb == "mine":
+        _slot_value(order["is"], ("real", "dummy"), where)
+        public.append({"type": "mine", "marker": value, "box": str(order["box"])})
+        seals[value] = order["is"]
+    elif verb == "wave":
+        units = order["units"]
+        if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
+            raise InputError(f"{where}: units must be a list of unit ids", field="units")
+        public.append({"type": "wave", "box": value, "units": list(units)})
+    elif verb == "second_wave":
+        if not isinstance(value, str):
+            raise InputError(f"{where}: second_wave must read like \"1:hitu-lama 2:laha\"", field=verb)
+        try:
+            plan = setup.parse_second_wave_note(data, value)
+        except IllegalOrderError as err:
+            raise InputError(f"{where}: {err}", field=verb) from err
+        public.append({"type": "second-wave", "battalions": sorted(plan)})
+        seals[setup.SECOND_WAVE_SLOT] = value
+    elif verb == "setup":
+        if value != "historical":
+            raise InputError(f"{where}: the only setup shortcut is \"historical\"", field=verb)
+        more, more_seals = historical(data, side)
+        public += more
+        seals.update(more_seals)
+    elif verb in ("land", "postpone"):
+        public.append({"type": verb, "box": value})
+    elif verb == "move":
+        public.append(_move_order(data, value, where))
+    elif verb == "reveal":
+        reveals.append(value)
+    elif verb == "support":
+        public.append({"type": "support", "hq": value, **({"target": _hexlabel(data, order["target"], where)} if "target" in order else {})})
+    elif verb == "attack":
+        units = order["with"]
+        if not isinstance(units, list) or not all(isinstance(u, str) for u in units):
+            raise InputError(f"{where}: with must be a list of unit ids", field="with")
+        hq = order.get("hq", "")
+        if not isinstance(hq, str):
+            raise InputError(f"{where}: hq must be an HQ's id", field="hq")
+        public.append({"type": "attack", "target": _hexlabel(data, value, where), "with": list(units), "hq": hq})
+    elif verb == "bombard":
+        target = order["target"]
+        if not isinstance(target, str):
+            raise InputError(f"{where}: target must be a unit id", field="target")
+        public.append({"type": "bombard", "unit": value, "target": target})
+    elif verb == "surrender":
+        if value not in ("yes", "no"):
+            raise InputError(f"{where}: surrender = \"yes\" or \"no\"", field=verb)
+        public.append({"type": "surrender", "answer": value})
+    elif verb == "advance":
+        if not isinstance(value, list) or not all(isinstance(u, str) for u in value):
+            raise InputError(f"{where}: advance must be a list of unit ids ([] to stay)", field=verb)
+        public.append({"type": "advance", "units": list(value), **({"target": _hexlabel(data, order["target"], where)} if "target" in order else {})})
+
+
 def _move_order(data: "AmbonData", value: Any, where: str) -> dict[str, Any]:
     """7.0: ``"3.A: 1410 1509"`` (the path, from the unit's hex) or
-    ``"3.A to 1509"`` (the destination: the engine finds the cheapest legal
+    ``"3.A to 1509"`` or ``"3.A to Laha"`` (the destination, a hex number
+    or a place's name: the engine finds the cheapest legal
     path when the order is applied, :func:`pbem.games.ambon.movement.path_to`)."""
     text = value if isinstance(value, str) else ""
     unit, sep, path = text.partition(":")
     if sep and unit.strip() and path.split():
         return {"type": "move", "unit": unit.strip(), "path": [_hexlabel(data, h, where) for h in path.split()]}
     unit, to, goal = text.partition(" to ")
-    if not sep and to and unit.strip() and len(goal.split()) == 1:
-        return {"type": "move", "unit": unit.strip(), "to": _hexlabel(data, goal.strip(), where)}
+    if not sep and to and unit.strip() and goal.strip() and not (goal.strip()[:1].isdigit() and len(goal.split()) > 1):
+        goal = goal.strip()
+        if not goal[:1].isdigit():  # a place's name: "3.A to Laha"
+            try:
+                goal = data.map.label(data.map.place(goal))
+            except InputError as err:
+                raise InputError(f"{where}: {err}", field="move") from err
+        return {"type": "move", "unit": unit.strip(), "to": _hexlabel(data, goal, where)}
     raise InputError(f"{where}: move must read 'UNIT: HEX HEX ...' (the path) or 'UNIT to HEX' (the destination), "
                      f"got {value!r}", field="move")
 

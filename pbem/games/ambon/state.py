@@ -231,8 +231,20 @@ class AmbonState:
     def piece(self, pid: str) -> Piece:
         i = self._index.get(pid)
         if i is None:
-            raise illegal("2.2", f"there is no piece {pid!r}")
+            raise illegal("2.2", f"there is no piece {pid!r}{self.did_you_mean(pid)}")
         return self.pieces[i]
+
+    def did_you_mean(self, pid: str) -> str:
+        """`` (did you mean 'Kure-1'?)`` for an id close to a piece's, else ""."""
+        import difflib
+
+        def plain(text: str) -> str:  # "Kure1", "kure-1" and "KURE 1" are Kure-1
+            return "".join(ch for ch in str(text).lower() if ch.isalnum())
+
+        close = [p for p in self._index if plain(p) == plain(pid)]
+        if not close:
+            close = difflib.get_close_matches(str(pid), list(self._index), n=2, cutoff=0.6)
+        return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
 
     def has_piece(self, pid: str) -> bool:
         return pid in self._index
