@@ -139,11 +139,16 @@ def test_dropped_message(pending, tmp_path):
 
 
 def test_replayed_message(pending, tmp_path):
+    """A message received again, byte for byte, is harmless (issue 17): exit
+    0, 'already have', and nothing changes on disk."""
     a, b, msg = pending
     assert a.run("receive", a.game, msg).exit_code == 0
-    refused(a, msg, 1, "already received", "replayed")
-    old = b.game / "0001-second.pbem"
-    refused(a, old, 1, "already received")
+    before = {p.name: p.read_bytes() for p in a.game.iterdir() if p.is_file()}
+    for again in (msg, b.game / "0001-second.pbem"):
+        r = a.run("receive", a.game, again)
+        assert r.exit_code == 0 and f"already have message {again.name[:4]}: nothing to import" in r.output
+        assert "imported" not in r.output
+    assert {p.name: p.read_bytes() for p in a.game.iterdir() if p.is_file()} == before
 
 
 def test_duplicate_in_verify(pending):

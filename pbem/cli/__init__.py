@@ -61,6 +61,11 @@ class PbemGroup(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except BrokenPipeError:  # `pbem log DIR | head`: the reader has seen enough; no bug, no traceback
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # Python's own flush at exit would fail again
+            ctx.exit(0)
         except Exception:  # noqa: BLE001 - the one place that reports bugs
             import traceback
 
@@ -95,6 +100,8 @@ def key() -> None:
 
     The keystore lives in the platform config directory; PBEM_HOME overrides
     it.  The passphrase comes from PBEM_PASSPHRASE or a prompt.
+
+    Example: pbem key new --name "Ann Smith"; pbem key show > ann.pub
     """
 
 
@@ -233,9 +240,34 @@ def use_data(game_name: str, data: str | None) -> str | None:
     return found.name
 
 
-@main.command()
+class NewCommand(click.Command):
+    """``pbem new``'s help lists the installed games and their sides, loaded only for the help."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_help_text(ctx, formatter)
+        from pbem import games
+        from pbem.errors import PbemError
+
+        rows = []
+        for name in sorted(games.available()):
+            try:
+                game = games.get(name)
+            except (PbemError, ImportError) as err:  # a broken plug-in must not break the help
+                rows.append((name, f"(cannot be loaded: {err})"))
+                continue
+            rows.append((name, "--as " + " | ".join(game.sides)))
+        with formatter.section("Games (--game) and their sides (--as)"):
+            formatter.write_dl(rows)
+
+
+def a_or_an(word: str) -> str:
+    """``a dice``, ``an ambon``: the article a word takes in print."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+@main.command(cls=NewCommand)
 @click.argument("directory", type=click.Path(file_okay=False))
-@click.option("--game", "game_name", required=True, help="Game module: dice, ...")
+@click.option("--game", "game_name", required=True, help="Game module: see Games below.")
 @click.option("--as", "side", required=True, help="Your side, e.g. first.")
 @click.option("--opponent", required=True, help="Opponent's public key: a .pub file or the line itself.")
 @click.option("--rule", "rules", multiple=True, help="Optional rule to play with (repeatable), e.g. 14.2.")
@@ -263,7 +295,7 @@ def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[s
     if as_json:
         emit_json(game_json(path))
         return
-    click.echo(f"proposed a {game_name} game to {opponent_key.fingerprint}; you play {side}")
+    click.echo(f"proposed {a_or_an(game_name)} game to {opponent_key.fingerprint}; you play {side}")
     click.echo(path)
 
 
@@ -344,7 +376,10 @@ def receive(directory: str, files: tuple[str, ...], as_json: bool) -> None:
 
     Dice keyed by the opponent's message are computed now, with the chain
     value your reply will reveal.  From a mailbox, messages already imported
-    are skipped and other games' messages are left alone (see `pbem import`).
+    are skipped and other games' messages are left alone (see `pbem import`);
+    a message you already have is skipped too ("already have message 0003").
+
+    Example: pbem receive games/bob ~/Downloads/0003-second.pbem
     """
     from pbem.match import session
     from pbem.render import console as render
@@ -355,16 +390,19 @@ def receive(directory: str, files: tuple[str, ...], as_json: bool) -> None:
 
     identity = load_identity()
     result = session.receive(directory, files, identity)
-    first_new = min(session_seq(p) for p in result.imported)
+    first_new = min((session_seq(p) for p in result.imported), default=len(result.match.transcript))
     if as_json:
-        emit_json(render.match_json(result.match, since=first_new))
+        emit_json({**render.match_json(result.match, since=first_new), "already_had": result.had})
         return
     out = console()
+    for seq in result.had:
+        out.print(f"already have message {seq:04d}: nothing to import", highlight=False)
     for path in result.imported:
         out.print(f"imported {path}")
     render.print_events(out, result.match, since=first_new)
     render.print_turn(out, result.match)
-    keep_view(directory, identity)
+    if result.imported:
+        keep_view(directory, identity)
 
 
 def session_seq(path: Path) -> int:
@@ -656,6 +694,8 @@ def verify(paths: tuple[str, ...], audit: bool, as_json: bool, extract: str | No
     holds, 1 if anything fails verification.  Needs no key: anyone holding
     the files can verify.
 
+    Example: pbem verify games/bob --audit
+
     \b
     Checking a signature by hand with OpenSSH's ssh-keygen:
       pbem verify GAME --extract out/
@@ -777,6 +817,8 @@ def data() -> None:
       pbem new games/bob --game ambon --as japanese --opponent bob.pub --data printed
     Message 0 pins the data's hash; your opponent installs the same files
     (or joins with --data DIR), and every command then finds them by hash.
+
+    Example: pbem data list ambon
     """
 
 
@@ -826,6 +868,8 @@ def solo() -> None:
     hidden facts out of your sight, but reading that key would show them and
     the house's next dice.  A solo game's files prove that every rule and
     roll was applied (anyone can verify them), not that nobody peeked.
+
+    Example: pbem solo ambon --dir games/solo-ambon
     """
 
 
@@ -854,6 +898,8 @@ def demo(game: str | None, directory: str | None) -> None:
     """Play a whole scripted game by email between two fresh identities in a
     temporary directory (or DIR), verify it with --audit, and print the
     result.  No prompts.
+
+    Example: pbem demo ambon --dir demo-ambon
     """
     import tempfile
 

@@ -476,6 +476,7 @@ def _summary_of(text: str) -> str:
 class ReceiveResult:
     imported: list[Path]
     match: Match
+    had: list[int] = field(default_factory=list)  # messages given that were already here, byte for byte
 
 
 def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -> ReceiveResult:
@@ -484,11 +485,14 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
     A message of your own side is imported too when you do not hold it (a
     copy from your sent folder, or written on another machine): its
     signature is checked against your key in message 0, so it can only be
-    yours, and it is byte for byte the message your opponent received."""
+    yours, and it is byte for byte the message your opponent received.  A
+    message you already hold, byte for byte, is skipped (``had``): receiving
+    it again changes nothing."""
     gamedir = GameDirectory(directory)
     gamedir.require_any()  # before the lock, which would make the directory
     incoming = sorted(read_messages([Path(f) for f in files]), key=lambda item: item[1].seq)
     imported: list[Path] = []
+    had: list[int] = []
     with gamedir.lock():
         match = load(gamedir.path, identity, keep=False)
         covered = match.covered
@@ -497,11 +501,9 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
             seq = msg.seq
             if seq < len(transcript):
                 stored = transcript.messages[seq]
-                if stored.body_bytes == msg.body_bytes:
-                    raise IntegrityError(
-                        f"{path.name}: message {seq:04d} was already received; a replayed or duplicate message -- "
-                        f"nothing imported"
-                    )
+                if stored.body_bytes == msg.body_bytes:  # a copy of what is here (a replay changes nothing)
+                    had.append(seq)
+                    continue
                 _check_same_author(stored, msg, transcript)
             trial = transcript.extended(msg)
             next_value = match.player.next_value(len(trial)) if trial.side_of(len(trial)) == match.player.side else None
@@ -510,7 +512,7 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
             match = Match(gamedir, trial, match.game, Player.of(identity, trial), result, covered)
         if imported:
             keep_checkpoint(match, identity, imported)
-    return ReceiveResult(imported, match)
+    return ReceiveResult(imported, match, had)
 
 
 @dataclass

@@ -42,6 +42,8 @@ def asl() -> None:
 
     pbem does not see the board: a POSITION file states the units, leaders,
     markers, hexes, LOS and MF the checks need (examples/asl/ has one).
+
+    Example: pbem asl check-berserk examples/asl/dare-death-example.toml
     """
 
 
