@@ -38,6 +38,10 @@ class UsageError(InputError):
     """A command used in a state where it makes no sense (not your turn...)."""
 
 
+class NotAPlayerError(UsageError):
+    """The key given is not one of the game's players (a spectator may still look on)."""
+
+
 class IllegalOrderError(PbemError):
     """An order breaks a rule of the game; the message cites the rule (exit 1)."""
 

@@ -56,6 +56,21 @@ def test_the_address_is_remembered_per_game_outside_the_message_files(started, t
     assert a.run("show", a.game).exit_code == 0
 
 
+def test_the_from_address_is_remembered_per_game_like_the_to(started, tmp_path):
+    """Issue 17: --from once, then every .eml of the game has its From: (a
+    mail kept to send by hand is ready to send)."""
+    a, _ = started
+    play(a, tmp_path, ROLL)
+    first = read_eml(mail(a, "--to", "bob@example.org", "--from", "Ann Smith <ann@example.org>"))
+    assert first["From"] == "Ann Smith <ann@example.org>"
+    assert tomllib.loads((a.game / "mail.toml").read_text())["from"] == "Ann Smith <ann@example.org>"
+    again = read_eml(mail(a, "--out", tmp_path / "again.eml"))
+    assert again["From"] == "Ann Smith <ann@example.org>" and again["To"] == "bob@example.org"
+    other = read_eml(mail(a, "--from", "ann@work.example", "--out", tmp_path / "other.eml"))
+    assert other["From"] == "ann@work.example"  # a new --from replaces it
+    assert tomllib.loads((a.game / "mail.toml").read_text())["from"] == "ann@work.example"
+
+
 def test_no_sealed_value_reaches_the_mail(started, tmp_path):
     a, _ = started
     play(a, tmp_path, SEAL)

@@ -55,3 +55,25 @@ def test_output_piped_into_head_ends_quietly():
     done = subprocess.run(["bash", "-c", "set -o pipefail; " + shlex.join(command) + " | true"],
                           capture_output=True, text=True)
     assert done.returncode == 0 and done.stderr == ""
+
+
+def test_show_and_log_give_a_spectators_view_without_a_players_key(started, tmp_path):
+    """Issue 17: anyone holding the files may look on: no keystore, or a key
+    that is not a player's, gives the public record, never a sealed text."""
+    from conftest import Player, write_orders
+
+    ann, bob = started
+    r = ann.run("play", ann.game, "--orders", write_orders(tmp_path / "o.toml", '[[order]]\ntype = "seal"\nslot = "plan"\n'
+                                                                                  'text = "flank left at dawn"\n'))
+    assert r.exit_code == 0, r.output
+    nobody = Player("nobody", tmp_path / "home-nobody", ann.game)  # no keystore at all
+    carol = Player("carol", tmp_path / "home-carol", ann.game)
+    assert carol.run("key", "new", "--name", "carol", "--no-passphrase").exit_code == 0
+    for viewer in (nobody, carol):
+        r = viewer.run("show", ann.game)
+        assert r.exit_code == 0, r.output
+        assert "a spectator's view" in r.output and "flank left at dawn" not in r.output and "(hidden)" in r.output
+        r = viewer.run("log", ann.game)
+        assert r.exit_code == 0 and r.output.startswith("(a spectator's view") and "flank left" not in r.output
+    assert "flank left at dawn" in ann.run("show", ann.game).output  # the player sees her own note
+    assert not (tmp_path / "home-nobody").exists()  # looking on makes no keystore

@@ -23,6 +23,7 @@ from pbem.cli.base import (  # noqa: F401 - re-exported: the commands below and 
     keystore,
     load_identity,
     passphrase_provider,
+    viewer_identity,
     read_orders,
     write_output,
 )
@@ -538,7 +539,7 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
     if full and around is not None:
         raise UsageError("--full draws the whole map: leave out --around, or leave out --full")
     owner = viewcache.Owner.of(keystore().path)
-    unlock = functools.cache(load_identity)
+    unlock = functools.cache(viewer_identity)
     window = {"around": around, "radius": radius, "full": full}
     mode = "json" if as_json else "board" + "".join(f" {k}={v}" for k, v in window.items() if v not in (None, False))
     shape = viewcache.console_inputs()
@@ -550,7 +551,7 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
             return
     from pbem.match import session
 
-    match = session.load(directory, unlock())
+    match = session.load_view(directory, unlock())
     view = match.view()
     if (around or full) and not as_json:
         from pbem.render import board
@@ -558,7 +559,8 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
         if not board.has_board(match.game, view):
             raise UsageError(f"--around/--full: the {match.game.name} game has no map to draw")
     if svg_path:
-        write_svg(svg_path, match.game, view, f"{match.game.name} -- {match.player.side}'s view")
+        write_svg(svg_path, match.game, view, f"{match.game.name} -- "
+                  + (f"{match.player.side}'s view" if match.player else "a spectator's view"))
     if html_path:
         from pbem.render.html import match_html
 
@@ -625,11 +627,14 @@ def draw_match(out: Any, match: Any, view: Any, window: Mapping[str, Any] | None
     from pbem.render import console as render
 
     if board.has_board(match.game, view):
+        if match.player is None:
+            out.print("(a spectator's view: the public record only)", highlight=False)
         last = len(match.transcript) - 1
         from pbem.engine.history import newest
 
         events = [e for s, e in newest(match.replay.events, lambda item: item[0] >= last) if s == last]
-        board.print_board(out, match.game, view, you=match.player.side, events=events, **(window or {}))
+        board.print_board(out, match.game, view, you=match.player.side if match.player else None, events=events,
+                          **(window or {}))
         render.print_turn(out, match)
     else:
         from pbem.engine import contract
@@ -666,11 +671,13 @@ def log(directory: str, as_json: bool) -> None:
     from pbem.match import session
     from pbem.render import console as render
 
-    match = session.load(directory, load_identity())
+    match = session.load_view(directory, viewer_identity())
     if as_json:
         emit_json(render.match_json(match))
         return
     out = console()
+    if match.player is None:
+        out.print("(a spectator's view: the public record; your own dice and notes need your key)", highlight=False)
     render.print_events(out, match)
     render.print_rolls(out, match.replay)
 

@@ -95,6 +95,13 @@ def load_identity():
     return keystore().load(passphrase_provider())
 
 
+def viewer_identity():
+    """Your key if this keystore holds one, else None: ``show`` and ``log``
+    then give a spectator's view (the public record, which anyone may read)."""
+    store = keystore()
+    return store.load(passphrase_provider()) if store.exists() else None
+
+
 def read_orders(path: str) -> dict[str, Any]:
     from pbem.util import tomlfile
 

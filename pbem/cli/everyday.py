@@ -161,7 +161,7 @@ def import_mail(directory: str, sources: tuple[str, ...], as_json: bool, game_id
 @click.command(short_help="Write your last message as an .eml (with a summary); --send by SMTP.")
 @click.argument("directory", type=click.Path(exists=True, file_okay=False))
 @click.option("--to", "to", help="Your opponent's address; remembered for this game (DIR/mail.toml).")
-@click.option("--from", "sender", help="Your address (default: from in PBEM_HOME/mail.toml).")
+@click.option("--from", "sender", help="Your address; remembered for this game (default: from in PBEM_HOME/mail.toml).")
 @click.option("--message", "seq", type=int, help="Send this message number (default: your last one).")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write the .eml here (default DIR/outbox/NNNN-SIDE.eml).")
 @click.option("--send", is_flag=True, help="Also deliver it by SMTP.")
@@ -211,7 +211,7 @@ def mail(
         host=host, port=port, starttls=starttls, ssl=use_ssl, user=user, sender=sender
     )
     outgoing = mail_out.build_email(
-        directory, fingerprint=my_fingerprint(), seq=seq, to=to, sender=settings.sender or None
+        directory, fingerprint=my_fingerprint(), seq=seq, to=to, sender=sender, default_sender=settings.sender or None
     )
     path = mail_out.write_eml(outgoing, out_path)  # first: if sending fails, the email is there to send by hand
     click.echo(f"{outgoing.message_file.name} to {outgoing.to or '(no address: give --to)'}: {outgoing.email['Subject']}")

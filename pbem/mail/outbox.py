@@ -78,10 +78,12 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 @dataclass
 class GameMail:
-    """``DIR/mail.toml``: the opponent's address and what was sent to it."""
+    """``DIR/mail.toml``: the opponent's address, yours for this game (the
+    ``From:`` last given with --from), and what was sent."""
 
     to: str = ""
     sent: dict[str, str] = field(default_factory=dict)  # "0004" -> "when, to whom"
+    sender: str = ""
 
     @classmethod
     def load(cls, directory: str | Path) -> "GameMail":
@@ -89,7 +91,8 @@ class GameMail:
         doc = _read_toml(path)
         _refuse_password(doc, path)
         sent = doc.get("sent", {})
-        return cls(to=str(doc.get("to", "")), sent={str(k): str(v) for k, v in sent.items()} if isinstance(sent, dict) else {})
+        return cls(to=str(doc.get("to", "")), sent={str(k): str(v) for k, v in sent.items()} if isinstance(sent, dict) else {},
+                   sender=str(doc.get("from", "")))
 
     def save(self, directory: str | Path) -> Path:
         from pbem.util import tomlfile
@@ -97,6 +100,8 @@ class GameMail:
         doc: dict[str, Any] = {}
         if self.to:
             doc["to"] = self.to
+        if self.sender:
+            doc["from"] = self.sender
         if self.sent:
             doc["sent"] = dict(sorted(self.sent.items()))
         body = tomlfile.dumps(doc)
@@ -107,12 +112,16 @@ class GameMail:
         return path
 
 
-def remember_address(directory: str | Path, address: str) -> GameMail:
-    """Keep ``address`` as this game's opponent address (``DIR/mail.toml``)."""
+def remember_address(directory: str | Path, address: str, sender: str = "") -> GameMail:
+    """Keep ``address`` as this game's opponent address and ``sender`` (if
+    given) as yours (``DIR/mail.toml``)."""
     check_address(address, "--to")
+    if sender:
+        check_address(sender, "--from")
     record = GameMail.load(directory)
-    if record.to != address:
+    if record.to != address or (sender and record.sender != sender):
         record.to = address
+        record.sender = sender or record.sender
         record.save(directory)
     return record
 
@@ -186,6 +195,7 @@ class Outgoing:
     module: str
     to: str
     body: str
+    sender: str = ""  # the From: address ("" when none is known)
 
 
 def my_side(transcript: Any, fingerprint: str | None) -> str | None:
@@ -322,11 +332,13 @@ def build_email(
     seq: int | None = None,
     to: str | None = None,
     sender: str | None = None,
+    default_sender: str | None = None,
 ) -> Outgoing:
     """The email carrying one of my messages (by default the last one I
-    wrote, if it is still the last of the game).  ``to`` defaults to the
-    remembered address; a new one is remembered once the email is written
-    (:func:`write_eml`)."""
+    wrote, if it is still the last of the game).  ``to`` and ``sender``
+    default to the addresses remembered for this game (``sender`` then to
+    ``default_sender``, PBEM_HOME/mail.toml's); new ones are remembered once
+    the email is written (:func:`write_eml`)."""
     from pbem.match import session
     from pbem.match.directory import GameDirectory
 
@@ -341,7 +353,9 @@ def build_email(
     if fingerprint and side is None:
         raise UsageError(f"your key {fingerprint} is not a player of the game in {directory}")
     number, author, path = _pick_message(files, side, seq)
-    address = to or GameMail.load(directory).to
+    remembered = GameMail.load(directory)
+    address = to or remembered.to
+    sender = sender or remembered.sender or default_sender or ""
     msg = EmailMessage()
     msg["Subject"] = subject_line(match, number)
     if sender:
@@ -356,7 +370,8 @@ def build_email(
     body = summary_text(match, number)
     msg.set_content(body)
     attach_message_file(msg, path)
-    return Outgoing(msg, path, number, author, match.transcript.game, match.transcript.setup["module"], address, body)
+    return Outgoing(msg, path, number, author, match.transcript.game, match.transcript.setup["module"], address, body,
+                    sender)
 
 
 def attach_message_file(msg: EmailMessage, path: Path) -> None:
@@ -373,7 +388,7 @@ def write_eml(outgoing: Outgoing, path: str | Path | None = None) -> Path:
     target = Path(path) if path else outgoing.message_file.parent / OUTBOX / (outgoing.message_file.stem + ".eml")
     _write_atomic(target, outgoing.email.as_bytes(policy=SMTP_POLICY))
     if outgoing.to:
-        remember_address(outgoing.message_file.parent, outgoing.to)
+        remember_address(outgoing.message_file.parent, outgoing.to, outgoing.sender)
     return target
 
 
@@ -387,7 +402,7 @@ def send(outgoing: Outgoing, settings: SmtpSettings, password: str | None = None
         raise MailError("no SMTP host: give --host or set host in the [smtp] table of PBEM_HOME/mail.toml")
     if not outgoing.to:
         raise MailError("no recipient: give --to ADDRESS once; it is remembered for this game")
-    sender = settings.sender or (settings.user if "@" in settings.user else "")
+    sender = outgoing.sender or settings.sender or (settings.user if "@" in settings.user else "")
     if not sender:
         raise MailError("no sender address: give --from or set from in the [smtp] table of PBEM_HOME/mail.toml")
     msg = outgoing.email

@@ -23,6 +23,7 @@ from pbem.errors import (
     IllegalOrderError,
     InputError,
     IntegrityError,
+    NotAPlayerError,
     PbemError,
     UsageError,
     VerificationError,
@@ -156,7 +157,7 @@ class Player:
         read from message 1)."""
         side = transcript.side_for_key(identity.public.fingerprint)
         if side is None:
-            raise UsageError(
+            raise NotAPlayerError(
                 f"your key {identity.public.fingerprint} is not a player of game {transcript.game[:12]}..."
             )
         joined = None
@@ -210,6 +211,17 @@ class Match:
         side = self.player.side if self.player else None
         secrets = self.player.store if self.player else None
         return self.game.view(self.replay.state, side, secrets)
+
+
+def load_view(directory: str | Path, identity: Any | None) -> Match:
+    """:func:`load` for looking on: the player's own view with a player's
+    key, a spectator's (the public record only) with none or another key."""
+    if identity is not None:
+        try:
+            return load(directory, identity)
+        except NotAPlayerError:
+            pass
+    return load(directory, None)
 
 
 def load(directory: str | Path, identity: Any | None = None, *, keep: bool = True) -> Match:
@@ -806,6 +818,7 @@ __all__ = [
     "VerifyReport",
     "join_game",
     "load",
+    "load_view",
     "message_name",
     "new_game",
     "play",

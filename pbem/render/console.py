@@ -119,7 +119,8 @@ def print_show(out: Console, match: Any) -> None:
     view = match.view()
     head = (
         f"{match.transcript.setup['module']} game {match.transcript.game[:12]}... -- "
-        f"you play {match.player.side if match.player else '(spectator)'}; {len(match.transcript)} messages"
+        + (f"you play {match.player.side}" if match.player else "a spectator's view")
+        + f"; {len(match.transcript)} messages"
     )
     out.print(Panel(head))
     if view.get("rolls") is not None:
