@@ -57,6 +57,28 @@ def test_key_import_an_openssh_key(tmp_path, passphrase):
     assert p.run("key", "show").output.split()[1] == key.with_suffix(".pub").read_text().split()[1]
 
 
+def test_importing_an_unencrypted_key_says_so_and_encrypts_it_on_request(tmp_path):
+    """Issue 17: an unencrypted key is not taken silently: pbem says its copy
+    is unencrypted and how to encrypt it; --encrypt (PBEM_PASSPHRASE) does."""
+    from pbem.protocol.keys import Identity
+    from pbem.protocol.sshwire import is_encrypted
+
+    key = tmp_path / "id_ed25519"
+    key.write_bytes(Identity.from_seed(bytes(range(32)), "fred@host").to_openssh_private())
+    plain = Player("fred", tmp_path / "plain", tmp_path / "g")
+    r = plain.run("key", "import", key)
+    assert r.exit_code == 0 and "is NOT encrypted, and neither is pbem's copy" in r.output
+    assert f"To encrypt it: pbem key import {key} --encrypt" in r.output
+    assert not is_encrypted((tmp_path / "plain" / "identity").read_bytes())
+    sealed = Player("fred", tmp_path / "sealed", tmp_path / "g", passphrase="open sesame")
+    r = sealed.run("key", "import", key, "--encrypt")
+    assert r.exit_code == 0 and "stored encrypted with the passphrase given" in r.output
+    assert is_encrypted((tmp_path / "sealed" / "identity").read_bytes())
+    assert sealed.run("key", "show").output == plain.run("key", "show").output  # the same key
+    r = Player("fred", tmp_path / "none", tmp_path / "g").run("key", "import", key, "--encrypt")
+    assert r.exit_code == 2 and "--encrypt: set PBEM_PASSPHRASE" in r.output and not (tmp_path / "none" / "identity").exists()
+
+
 @pytest.mark.skipif(ssh_keygen is None, reason="ssh-keygen is not installed")
 def test_ssh_keygen_verifies_a_real_turn_file(started, tmp_path):
     a, b = started

@@ -149,18 +149,41 @@ def key_show(as_json: bool) -> None:
 
 @key.command("import")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--encrypt", is_flag=True, help="Store an unencrypted key encrypted (passphrase: PBEM_PASSPHRASE or a prompt).")
 @handles_errors
-def key_import(path: str) -> None:
+def key_import(path: str, encrypt: bool) -> None:
     """Adopt an existing OpenSSH ed25519 key, e.g. ~/.ssh/id_ed25519.
 
-    Example: pbem key import ~/.ssh/id_ed25519
+    An encrypted key keeps its passphrase.  An unencrypted one is stored
+    as it is, unless --encrypt (at a terminal pbem offers to).
+
+    Example: pbem key import ~/.ssh/id_ed25519 --encrypt
     """
+    from pbem.protocol.keystore import passphrase_from_env
     from pbem.protocol.sshwire import is_encrypted
 
     data = Path(path).read_bytes()
-    passphrase = passphrase_provider(f"Passphrase for {path}")() if is_encrypted(data) else None
-    identity = keystore().import_key(path, passphrase)
+    encrypted = is_encrypted(data)
+    passphrase = passphrase_provider(f"Passphrase for {path}")() if encrypted else None
+    new_passphrase = None
+    if not encrypted:
+        if not encrypt and interactive():
+            encrypt = click.confirm(f"{path} is NOT encrypted: store pbem's copy encrypted with a passphrase?", default=True)
+        if encrypt:
+            new_passphrase = passphrase_from_env()
+            if new_passphrase is None:
+                if not interactive():
+                    from pbem.errors import UsageError
+
+                    raise UsageError("--encrypt: set PBEM_PASSPHRASE or run in a terminal to be asked for the passphrase")
+                new_passphrase = click.prompt("Passphrase for pbem's copy", hide_input=True,
+                                              confirmation_prompt=True).encode("utf-8")
+    identity = keystore().import_key(path, passphrase, encrypt=new_passphrase)
     click.echo(f"imported {path}: fingerprint {identity.public.fingerprint}")
+    if not encrypted:
+        click.echo("stored encrypted with the passphrase given" if new_passphrase else
+                   f"{path} is NOT encrypted, and neither is pbem's copy: anyone who can read "
+                   f"{keystore().identity_path} can sign as you.  To encrypt it: pbem key import {path} --encrypt")
     click.echo(identity.public.openssh())
 
 

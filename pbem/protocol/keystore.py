@@ -89,11 +89,13 @@ class Keystore:
         for identities pbem makes for itself (solo's house, demo players)."""
         return self.load(lambda: None) if self.exists() else self.create(name, None)
 
-    def import_key(self, path: Path | str, passphrase: bytes | None, *, name: str | None = None) -> Identity:
+    def import_key(self, path: Path | str, passphrase: bytes | None, *, name: str | None = None,
+                   encrypt: bytes | None = None) -> Identity:
         """Adopt an existing OpenSSH ed25519 private key (e.g. ``~/.ssh/id_ed25519``).
 
         The stored copy is encrypted with the same passphrase if the original was
-        encrypted, unencrypted otherwise.  The name defaults to the comment in the
+        encrypted; an unencrypted one is stored encrypted with ``encrypt`` when
+        given, unencrypted otherwise.  The name defaults to the comment in the
         neighbouring ``.pub`` file, then to the key's own comment.
         """
         from pbem.protocol.keys import Identity, public_key_of_private
@@ -109,7 +111,7 @@ class Keystore:
             if neighbour is not None and neighbour == public_key_of_private(data) and neighbour.comment:
                 name = neighbour.comment
         identity = Identity.from_openssh_private(data, passphrase if encrypted else None, name=name)
-        self._store(identity, passphrase if encrypted else None)
+        self._store(identity, passphrase if encrypted else encrypt or None)
         return identity
 
     def public(self) -> PublicKey:
