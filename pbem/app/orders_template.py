@@ -130,9 +130,12 @@ def uncomment_examples(text: str) -> str:
 # --------------------------------------------------------------------------- for a game directory
 
 
-def for_match(match: Any) -> Template:
+def for_match(match: Any, *, proposal: str | None = None, file: str | None = None) -> Template:
     """The template for the local player of a loaded match
-    (:func:`pbem.match.session.load` with the player's key)."""
+    (:func:`pbem.match.session.load` with the player's key).  Its advice
+    names the game's directory, the ``proposal`` file (message 1) and the
+    ``file`` the template is written to, where they are known."""
+    import shlex
     if match.player is None:
         raise UsageError("an orders template needs your key: it is made for the player whose move it is")
     from pbem.match import session
@@ -140,6 +143,8 @@ def for_match(match: Any) -> Template:
     transcript, replay, game = match.transcript, match.replay, match.game
     side = match.player.side
     seq = len(transcript)
+    here = shlex.quote(str(match.directory.path))
+    this = shlex.quote(file) if file else "THIS_FILE"
     module = transcript.setup["module"]
     view = match.view()
     head = [f"pbem orders template -- {module} game {transcript.game[:12]}..., you play {side}"]
@@ -152,10 +157,10 @@ def for_match(match: Any) -> Template:
         if body is not None and any(kept):
             lines += ["Lines starting '# ' are example orders, legal together now: remove the '# ' to use one.",
                       "Lines starting '##' explain.  Then: " + (
-                          "pbem join PROPOSAL --dir DIR --orders THIS_FILE" if seq == 1
-                          else "pbem play DIR --orders THIS_FILE")]
+                          f"pbem join {shlex.quote(proposal) if proposal else 'PROPOSAL'} --dir NEW_GAME_DIR --orders {this}"
+                          if seq == 1 else f"pbem play {here} --orders {this}")]
         elif my_turn:
-            lines += ["Write your orders below (or none), then: pbem play DIR --orders THIS_FILE"]
+            lines += [f"Write your orders below (or none), then: pbem play {here} --orders {this}"]
         text = render(lines, body or Sections(), kept, standing)
         examples: dict[str, Any] = {"order": [o for group in kept for o in group]}
         if standing and body is not None and body.standing:
@@ -164,10 +169,10 @@ def for_match(match: Any) -> Template:
                         (body.choices if body else {}), text, examples)
 
     if match.closed:
-        return done(["nothing: the game is over and closed. Check it: pbem verify DIR --audit"])
+        return done([f"nothing: the game is over and closed. Check it: pbem verify {here} --audit"])
     if replay.next_side != side:
         return done([f"nothing yet: message {seq:04d} is {replay.next_side}'s. "
-                     f"When it arrives: pbem receive DIR FILE (or pbem import DIR MAIL)"])
+                     f"When it arrives: pbem receive {here} FILE (or pbem import {here} MAIL)"])
     if replay.over:
         return done([f"your closing message {seq:04d}: play an empty orders file; it reveals your "
                      f"per-game secret so that anyone can audit the game"], my_turn=True)

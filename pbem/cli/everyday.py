@@ -262,7 +262,8 @@ def orders(directory: str, as_json: bool, out_path: str | None) -> None:
         match = session.proposal_match(directory, identity())
     else:
         match = session.load(directory, identity())
-    template = orders_template.for_match(match)
+    proposal = directory if Path(directory).is_file() else None
+    template = orders_template.for_match(match, proposal=proposal, file=out_path)
     if as_json:
         emit_json(template.to_json())
         return
