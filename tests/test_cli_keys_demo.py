@@ -161,7 +161,15 @@ def test_ambon_demo_plays_a_whole_game_and_audits_it(tmp_path):
     r = CliRunner().invoke(main, ["demo", "--dir", str(tmp_path / "a")], env={"COLUMNS": "140"})
     assert r.exit_code == 0, r.output
     assert "VERIFIED" in r.output and "audit: every commitment" in r.output
-    assert "the Japanese score" in r.output and "Order of battle" in r.output
+    assert "Order of battle" in r.output
+    # issue 17: it says what it does and where, and the VP tally is a table (3.0)
+    assert r.output.startswith(f"pbem demo ambon: Kenji (Japanese, demo) and Jack (Allied, demo), each with a key of "
+                               f"their own, play a whole game by email in {tmp_path / 'a'}")
+    lines = r.output.splitlines()
+    table = lines.index(next(line for line in lines if line.startswith("VP item")))
+    total = next(line for line in lines[table:] if line.startswith("total"))
+    items = [int(line.rsplit(None, 1)[1]) for line in lines[table + 1:lines.index(total)]]
+    assert items and sum(items) == int(total.split()[-1])
     files = sorted((tmp_path / "a" / "jack" / "game").glob("*.pbem"))
     assert len(files) > 20
     r = CliRunner().invoke(main, ["verify", str(tmp_path / "a" / "kenji" / "game"), "--audit", "--json"])

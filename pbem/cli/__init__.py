@@ -945,7 +945,12 @@ def demo(game: str | None, directory: str | None) -> None:
     def progress(line: str) -> None:
         out.print(line, markup=False)
 
-    def run(where: Path):
+    def run(where: Path, kept: bool):
+        first, second = script.proposer, script.joiner
+        out.print(f"pbem demo {game}: {first.full_name} and {second.full_name}, each with a key of their own, play a "
+                  f"whole game by email in {where}{'' if kept else ' (a temporary directory, removed at the end; --dir keeps it)'}: "
+                  f"every message is signed, verified on arrival and replayed by both; at the end the game is "
+                  f"verified with --audit.  {script.summary}.", markup=False, highlight=False)
         report = demo_lib.play_by_email(where, game, script, progress=progress)
         if script.last_line is not None:
             progress(script.last_line(report.final))
@@ -954,7 +959,13 @@ def demo(game: str | None, directory: str | None) -> None:
             from pbem.render import board
 
             events = [e for _, e in final.replay.events if e.rule in script.highlight]
-            board.print_board(out, final.game, final.view(), you=final.player.side, events=events)
+            tally = next((e for e in reversed(events) if "breakdown" in e.data), None)
+            shown = [e for e in events if e is not tally]
+            board.print_board(out, final.game, final.view(), you=final.player.side, events=shown)
+            if tally is not None:  # the VP items as a table, not one long sentence
+                out.print(board.plain_table(["VP item", "VP"], [[str(why), f"{vp:+d}"] for why, vp in tally.data["breakdown"] if vp]
+                                            + [["total", f"{tally.data['vp']:+d}"]],
+                                            title=f"[{tally.rule}] {tally.text.split(' (')[0]}"))  # the event, less its items
         elif isinstance(final.game, contract.Summary):
             for line in final.game.summary(final.replay.state):
                 out.print(line, markup=False)
@@ -964,11 +975,11 @@ def demo(game: str | None, directory: str | None) -> None:
         return report
 
     if directory:
-        report = run(Path(directory))
+        report = run(Path(directory), True)
         out.print(f"the demo game is kept in {directory}")
     else:
         with tempfile.TemporaryDirectory(prefix="pbem-demo-") as tmp:
-            report = run(Path(tmp))
+            report = run(Path(tmp), False)
     if not report.verify.ok or not report.logs_agree:
         raise PbemClickError("demo failed verification", 1)
 
