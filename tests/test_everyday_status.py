@@ -56,7 +56,26 @@ def test_status_of_given_directories_and_of_an_empty_folder(started, tmp_path):
     mine = [row for row in rows if row["you"] == "second"]
     assert len(mine) == 2  # Bob is a player of both copies; his own is a message behind
     r = a.run("status", PBEM_HOME=str(tmp_path / "nobody"))
-    assert r.exit_code == 0 and "no games in" in r.output
+    assert r.exit_code == 0 and "no games: none created or joined with this key" in r.output
+
+
+def test_status_finds_the_games_created_or_joined_wherever_they_are(players, tmp_path):
+    """Issue 17: the keystore records where each game it created or joined
+    lives (PBEM_HOME/places), so `pbem status` needs no directory named."""
+    from conftest import last_line
+
+    a, b = players
+    a.game, b.game = tmp_path / "far" / "away" / "vs-bob", tmp_path / "elsewhere" / "vs-ann"
+    r = a.run("new", a.game, "--game", "dice", "--as", "first", "--opponent", b.pub())
+    assert r.exit_code == 0, r.output
+    r = b.run("join", last_line(r.output), "--dir", b.game)
+    assert r.exit_code == 0, r.output
+    for player, side in ((a, "first"), (b, "second")):
+        rows = json.loads(player.run("status", "--json").output)
+        assert [(row["directory"], row["you"]) for row in rows] == [(str(player.game.resolve()), side)]
+    assert oct((a.home / "places").stat().st_mode & 0o777) == "0o700"
+    b.game.rename(tmp_path / "moved")  # a game moved since is left out, not an error
+    assert json.loads(b.run("status", "--json").output) == []
 
 
 def test_status_computes_the_dice_like_receive_when_the_key_is_free(players, tmp_path):

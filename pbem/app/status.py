@@ -75,7 +75,10 @@ class GameStatus:
 
 def game_dirs(paths: Iterable[str | Path] = (), home: str | Path | None = None) -> list[Path]:
     """The directories to look at: ``paths`` if any, else every
-    subdirectory of the keystore's games folder holding message files."""
+    subdirectory of the keystore's games folder holding message files, and
+    every game created or joined with this keystore's key wherever it is
+    (:meth:`~pbem.protocol.keystore.Keystore.record_game`; one moved or
+    removed since is left out)."""
     from pbem.match.directory import GameDirectory
 
     given = [Path(p) for p in paths]
@@ -83,11 +86,16 @@ def game_dirs(paths: Iterable[str | Path] = (), home: str | Path | None = None) 
         return given
     from pbem.protocol.keystore import Keystore, home_dir
 
-    root = Keystore(Path(home) if home else home_dir()).games_dir
-    if not root.is_dir():
-        return []
-    found = []
-    for entry in sorted(root.iterdir()):
+    store = Keystore(Path(home) if home else home_dir())
+    root = store.games_dir
+    candidates = sorted(root.iterdir()) if root.is_dir() else []
+    candidates += store.game_places()
+    found, seen = [], set()
+    for entry in candidates:
+        key = entry.resolve()
+        if key in seen:
+            continue
+        seen.add(key)
         try:
             if entry.is_dir() and GameDirectory(entry).message_files():
                 found.append(entry)

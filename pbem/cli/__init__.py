@@ -316,11 +316,20 @@ def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[s
     data = use_data(game_name, data)
     path = session.new_game(directory, game_name, side, opponent_key, identity, parse_options(rules), data)
     keystore().remember(opponent_key)  # you chose this key: it is known from now on (DESIGN 4.1)
+    keystore().record_game(game_id_of(path), path.parent)  # pbem status finds it wherever it is
     if as_json:
         emit_json(game_json(path))
         return
     click.echo(f"proposed {a_or_an(game_name)} game to {opponent_key.fingerprint}; you play {side}")
     click.echo(path)
+
+
+def game_id_of(path: Path) -> str:
+    """The game id message file ``path`` belongs to."""
+    from pbem.match.session import read_messages
+
+    (_, msg), = read_messages([path])
+    return msg.game
 
 
 def game_json(path: Path) -> dict[str, Any]:
@@ -329,7 +338,7 @@ def game_json(path: Path) -> dict[str, Any]:
 
     (_, msg), = read_messages([path])
     (_, first), = read_messages(sorted(Path(path).parent.glob("0000-*.pbem"))[:1])
-    setup = first.body["setup"]
+    setup = first.body["setup"]  # message 0's
     return {
         "file": str(path), "game": msg.game, "seq": msg.seq, "side": msg.side, "module": setup["module"],
         "options": setup.get("options", {}), "ruleset": setup["ruleset"],
@@ -378,6 +387,7 @@ def join(proposal: str, directory: str, orders_path: str | None, data: str | Non
         raise IllegalOrderError(f"{err}. Message 1 carries your first orders (e.g. your setup): "
                                 f"pbem orders {proposal} --out first.toml, edit it, then "
                                 f"pbem join {proposal} --dir {directory} --orders first.toml") from err
+    keystore().record_game(transcript.game, path.parent)  # pbem status finds it wherever it is
     if as_json:
         emit_json(game_json(path))
         return

@@ -285,8 +285,9 @@ def orders(directory: str, as_json: bool, out_path: str | None) -> None:
 @handles_errors
 def status(directories: tuple[str, ...], as_json: bool) -> None:
     """All your games: game, opponent, turn and phase, whose move, age of the
-    last message.  Without DIRECTORIES, every game directory in the
-    keystore's games folder (PBEM_HOME/games).
+    last message.  Without DIRECTORIES, every game created (pbem new) or
+    joined (pbem join) with this keystore's key, wherever its directory is,
+    and every game directory in the keystore's games folder (PBEM_HOME/games).
 
     Never asks for a passphrase: with an encrypted key and no
     PBEM_PASSPHRASE, a game whose last message is your opponent's shows the
@@ -307,24 +308,35 @@ def status(directories: tuple[str, ...], as_json: bool) -> None:
     out = console()
     if not found:
         where = Keystore(home_dir()).games_dir
-        out.print(f"no games in {where}; keep your game directories there, or name them: pbem status DIR ...", markup=False)
+        out.print(f"no games: none created or joined with this key, none in {where}; "
+                  f"name a game's directory: pbem status DIR ...", markup=False)
         return
+    def shown(directory: Path) -> str:  # as the player would type it: from here, or from ~
+        whole = Path(directory).resolve()
+        for base, prefix in ((Path.cwd(), ""), (Path.home(), "~/")):
+            try:
+                return prefix + str(whole.relative_to(base))
+            except ValueError:
+                continue
+        return str(whole)
+
     table = Table(title="Your games")
     for column in ("directory", "game", "you", "opponent", "turn / phase", "next", "last message"):
         table.add_column(column)
     for s in found:
         if s.error:
             what = "[red]does not verify[/red]" if s.fails_verification else "[yellow]not a readable game[/yellow]"
-            table.add_row(str(s.directory), what, "", "", s.error[:80], "?", "")
+            table.add_row(shown(s.directory), what, "", "", s.error[:80], "?", "")
             continue
         opponent = s.opponent + (f" {s.opponent_key[:15]}..." if s.opponent_key else "")
         if s.opponent_address:
             opponent += f"\n{s.opponent_address}"
-        where = " / ".join(str(x) for x in ((f"turn {s.turn}" if s.turn is not None else ""), s.phase) if x) or f"{s.messages} messages"
+        where = (" / ".join(str(x) for x in ((f"turn {s.turn}" if s.turn is not None else ""), s.phase) if x)
+                 or f"{s.messages} message{'' if s.messages == 1 else 's'}")
         who = s.whose_move
         if s.your_move:
             who = f"[bold]{who}[/bold]"
-        table.add_row(str(s.directory), f"{s.module} {s.game[:8]}", s.you or "-", opponent, where, who,
+        table.add_row(shown(s.directory), f"{s.module} {s.game[:8]}", s.you or "-", opponent, where, who,
                       f"{s.last_file} ({status_lib.age(s.last_age)} ago)")
     out.print(table)
 

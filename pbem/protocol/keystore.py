@@ -5,6 +5,7 @@ Layout under :func:`home_dir` (``$PBEM_HOME`` or the platform config dir)::
     identity        OpenSSH private key, mode 0600 (passphrase-protected if one was given)
     identity.pub    ssh-ed25519 AAAA… name, mode 0600
     games/          per-game files kept by the match layer
+    places/         one file a game created or joined here: its directory (``pbem status`` finds it)
 
 Writes are atomic (temporary file in the same directory, fsync, rename), so a
 crash never leaves a half-written key.
@@ -163,6 +164,32 @@ class Keystore:
                     found.append(PublicKey.from_openssh(line))
                 except IdentityError:
                     continue  # a damaged line: that key counts as unknown
+        return found
+
+    @property
+    def places_dir(self) -> Path:
+        return self.path / "places"
+
+    def record_game(self, game_id: str, directory: Path | str) -> None:
+        """Note where the game ``game_id`` (created or joined with this key) lives."""
+        import re
+
+        if not re.fullmatch(r"[0-9a-f]{8,64}", game_id):
+            raise UsageError(f"game id {game_id!r} is not hexadecimal")
+        self.path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.places_dir.mkdir(mode=0o700, exist_ok=True)
+        atomic_write(self.places_dir / game_id, (str(Path(directory).resolve()) + "\n").encode("utf-8"))
+
+    def game_places(self) -> list[Path]:
+        """The directories of the games recorded by :meth:`record_game`, by game id."""
+        if not self.places_dir.is_dir():
+            return []
+        found = []
+        for entry in sorted(self.places_dir.iterdir()):
+            try:
+                found.append(Path(entry.read_text("utf-8").strip()))
+            except (OSError, UnicodeDecodeError):
+                continue  # an unreadable note: that game is named by hand
         return found
 
     def remember(self, key: PublicKey) -> bool:
