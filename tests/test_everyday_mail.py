@@ -268,3 +268,16 @@ def test_sending_without_tls_to_loopback_works_for_a_local_relay(started, tmp_pa
     r = b.run("import", b.game, "-", input=content.decode())
     assert r.exit_code == 0 and (b.game / "0002-first.pbem").exists()
     assert "next: message 0003 by second -- your move" in r.output
+
+
+def test_an_older_message_sent_again_does_not_speak_for_the_game_now(started, tmp_path):
+    """Issue 17: the mail of message 0002 sent again after the game moved on
+    says so, instead of whose move it is now."""
+    from conftest import exchange
+
+    a, b = started
+    exchange(a, b, tmp_path, ROLL)
+    exchange(b, a, tmp_path, "")
+    body = " ".join(read_eml(mail(a, "--to", "bob@example.org", "--message", "2")).get_body(("plain",)).get_content().split())
+    assert "This is message 0002 sent again; the game has 4 messages now (the last, 0003, by second)." in body
+    assert "Next: message" not in body

@@ -271,7 +271,10 @@ def summary_text(match: Any, seq: int) -> str:
             lines += ["", f"Keyed by this message: {counted(pending)}.", f"They are rolled when {other}'s reply arrives:"]
             lines += [f"  {r.label} {r.shown()}" + (f" -- {r.purpose}" if r.purpose else "") for r in pending]
         lines.append("")
-        if match.closed:
+        if seq < len(transcript) - 1:  # an older message sent again: the game has moved on since
+            lines.append(f"This is message {seq:04d} sent again; the game has {len(transcript)} messages now "
+                         f"(the last, {len(transcript) - 1:04d}, by {transcript.messages[-1].side}).")
+        elif match.closed:
             lines.append("The game is over and closed. Check it: pbem verify YOUR_GAME_DIR --audit")
         elif replay.over:
             lines.append(f"The game is over; {replay.next_side} sends the closing message (it reveals the secrets for the audit).")
