@@ -33,6 +33,7 @@ from pbem.engine.paths import format_mp, reachable
 from pbem.errors import PbemError
 from pbem.games.ambon import battle, bombardment, combat, landing, movement, sequence, setup
 from pbem.games.ambon.bot import STANDING, AmbonBot
+from pbem.games.ambon.orders import STANDING_KINDS
 from pbem.games.ambon.state import (
     A_COMBAT,
     ALLIED,
@@ -63,6 +64,7 @@ def sections(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str]
     phasing = phasing_side(phase)
     out.choices.update(phase=phase, turn=state.turn)
     _decisions(game, state, side, out)
+    _standing(state, side, out)
     _off_map(game, state, side, secrets, out)
     if phase in (SETUP_ALLIED, SETUP_JAPANESE):
         _setup(game, state, side, out)
@@ -90,6 +92,33 @@ def sections(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str]
                            "an empty orders file passes the turn and reveals the chain value that keys the dice")
     _examples(game, state, side, out)
     return out
+
+
+#: standing instruction -> (rule, what happens while it is not set: DESIGN 4.3 and combat's DEFAULT POLICY)
+UNSET = {
+    "hq-support": ("11.1", "each HQ support of your defence is asked of you, and the combat waits for your message"),
+    "advance": ("11.4", "each advance after your combat is asked of you, in your next message"),
+    "retreat": ("11.3", "an 'r' result is answered by retreating (when a retreat is legal)"),
+    "retreat-to": ("11.3", "a retreat goes to the hex 11.3 prefers (outside EZOC, lowest cost or along a road), "
+                           "ties toward friendly units, then by hex number"),
+    "losses": ("11.3", "a hit goes to a detachment first, then disrupts your strongest undisrupted unit, then "
+                       "eliminates your weakest disrupted one"),
+    "surrender": ("3.2", "at the start of turn 8 you are asked whether the Allies surrender"),
+}
+
+
+def _standing(state: AmbonState, side: str, out: Sections) -> None:
+    """The standing instructions in effect for ``side``, and what pbem does
+    for each one not set, so that nothing is decided silently (issue 17)."""
+    notes = []
+    for kind in STANDING_KINDS:
+        if kind == "surrender" and side != ALLIED:
+            continue
+        rule, unset = UNSET[kind]
+        value = state.standing.get(side, kind)
+        notes.append(f"  {kind} ({rule}): " + (f"{value!r}, as you set it" if value is not None else f"not set -- {unset}"))
+    notes.append("Set or change one with [standing], e.g. retreat = \"hit\"; it holds until you change it.")
+    out.sections.append(Section("Standing instructions in effect for you (DESIGN 4.3)", notes))
 
 
 def _after_own_reveals(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str], out: Sections) -> AmbonState:
