@@ -198,7 +198,8 @@ def test_berserk_effects_from_the_box():
 
 
 @pytest.mark.parametrize("change, reason", [
-    ({"A": {"type": "2-2-7", "kind": "crew"}}, "A (2-2-7 in Z0) is a crew; only a Dare-Death squad or its surviving HS"),
+    # a crew stated Dare-Death is refused by the position itself (8.5.2, test_asl_dare_death); unstated, the check says why
+    ({"A": {"type": "2-2-7", "kind": "crew", "dare_death": None}}, "A (2-2-7 in Z0) is a crew; only a Dare-Death squad or its surviving HS"),
     ({"A": {"dare_death": False}}, "A is not a Dare-Death Squad"),
     ({"_phase": "DFPh"}, "the position is in the DFPh, not at the start of the Chinese MPh"),
     ({"A": {"markers": ["Pin"]}}, "A cannot move: marked Pin"),

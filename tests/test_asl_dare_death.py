@@ -4,6 +4,8 @@ reveal a Berserk order makes due, and what each side may see."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pbem.engine.machine import MessageEnd, Opened, Ordered, RevealDue, Sealed
@@ -14,6 +16,7 @@ from pbem.match.replay import apply_message
 ROSTER = {"A": "3-3-7", "B": "3-3-7", "C": "3-3-7", "D": "3-3-7", "E": "4-4-7", "F": "3-3-7", "G": "3-3-7",
           "H": "3-3-7", "I": "3-3-6", "K": "3-3-6", "M": "4-4-7", "L": "5-3-7", "N": "5-3-7"}
 CHINESE = GAME.data.nationality("chinese")
+EXAMPLES = Path(__file__).parent.parent / "examples" / "asl"
 
 
 def setup_orders(chosen=("A", "C"), roster=ROSTER, nationality="chinese"):
@@ -364,3 +367,28 @@ def test_8_5_2_audit_still_checks_the_count_after_a_voluntary_reveal():
     assert GAME.audit(state, {"allied": three, "axis": {}}) == [
         "allied: 8.5.2: 3 Dare-Death Squads designated among 11 eligible (non-5-3-7) squads; "
         "10% rounded up is 2 (or none, if the rule is not used)"]
+
+
+@pytest.mark.parametrize(("change", "fault"), [
+    (lambda t: t.replace('type = "3-3-7"', 'type = "5-3-7"', 1), "A is a 5-3-7: only non-5-3-7 squads may be Dare-Death Squads"),
+    (lambda t: t.replace('id = "J"', 'id = "J"\ndare_death = true', 1), "J: dare_death = true, but it is an enemy unit"),
+    (lambda t: t.replace('id = "8-0"', 'id = "8-0"\ndare_death = true', 1), "8-0: dare_death = true, but a leader is no squad"),
+    (lambda t: t.replace('nationality = "chinese"', 'nationality = "japanese"', 1).replace('type = "3-3-7"', 'type = "3-3-7"\nkind = "squad"')
+     .replace('type = "4-4-7"', 'type = "4-4-7"\nkind = "squad"'), "Japanese squads are never Dare-Death"),
+    (lambda t: t.replace('type = "3-3-7"', 'type = "2-2-7"\nkind = "crew"', 1), "a crew is no squad"),
+])
+def test_8_5_2_the_standalone_check_refuses_a_designation_the_rules_make_impossible(tmp_path, change, fault):
+    """Issue 17: `pbem asl check-berserk` validates the position as a game's
+    setup does (8.5.2: the side's own non-5-3-7 Chinese squads), instead of
+    trusting a stated dare_death = true."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    text = (EXAMPLES / "dare-death-example.toml").read_text()
+    changed = change(text)
+    assert changed != text
+    position = tmp_path / "position.toml"
+    position.write_text(changed)
+    r = CliRunner().invoke(main, ["asl", "check-berserk", str(position)])
+    assert r.exit_code == 2 and "8.5.2: position: unit " in r.output and fault in r.output

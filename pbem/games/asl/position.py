@@ -247,6 +247,32 @@ def _pairs(board: BoardConfig, value: Any, name: str) -> tuple[frozenset[frozens
     return frozenset(pairs), sorted(raw)
 
 
+def _check_dare_death(units: Iterable[Unit], nationality: Any) -> None:
+    """8.5.2, as a game's setup enforces it (pbem.games.asl.game): a
+    position may not state what the rules make impossible -- Dare-Death
+    Squads are the side's own non-5-3-7 squads (a HS is one when the squad it
+    came from is), of a nationality that has them."""
+    by_id = {u.id: u for u in units}
+    for u in units:
+        if not u.dare_death:
+            continue
+        where = f"position: unit {u.id}: dare_death = true"
+        if u.enemy:
+            raise InputError(f"8.5.2: {where}, but it is an enemy unit: Dare-Death Squads are the side's own",
+                             field="dare_death")
+        if not nationality.dare_death:
+            raise InputError(f"8.5.2: {where}, but {nationality.name} squads are never Dare-Death Squads",
+                             field="dare_death")
+        if u.kind not in ("squad", "half-squad"):
+            raise InputError(f"8.5.2: {where}, but a {u.kind} is no squad: only squads (and their HS) may be",
+                             field="dare_death")
+        parent = u if u.kind == "squad" else by_id.get(u.squad)
+        if parent is not None and parent.type in nationality.dare_death_excluded:
+            raise InputError(f"8.5.2: {where}, but {parent.id} is a {parent.type}: only non-"
+                             f"{'/'.join(nationality.dare_death_excluded)} squads may be Dare-Death Squads",
+                             field="dare_death")
+
+
 def parse_position(doc: Mapping[str, Any], data: AslData, *, allow_dare_death: bool = True) -> Position:
     """Read a position (syntax and references; the rules are the checks')."""
     if not isinstance(doc, Mapping):
@@ -344,6 +370,7 @@ def parse_position(doc: Mapping[str, Any], data: AslData, *, allow_dare_death: b
             item["sw"] = [{"name": w.name, "pp": w.pp, **({"gun": True} if w.gun else {})} for w in weapons]
         raw_units.append(item)
     raw["unit"] = raw_units
+    _check_dare_death(units, nationality)
     los, raw["los"] = _pairs(board, doc.get("los", []), "los")
     no_los, raw["no_los"] = _pairs(board, doc.get("no_los", []), "no_los")
     both = los & no_los
