@@ -328,3 +328,30 @@ def test_ambon_the_template_says_every_standing_instruction_in_effect_or_what_ha
     assert "surrender" not in notes  # 3.2 is the Allies' decision
     allied = next(s for s in template(GAME, state, "allied").sections if s.title.startswith("Standing instructions"))
     assert any(n.startswith("  surrender (3.2): not set") for n in allied.notes)
+
+
+def test_ambon_the_template_lists_every_order_kind_and_each_form_parses():
+    """Issue 17: the template has an example of every order kind, 14.2's
+    sealed note included, for both sides; each is real syntax."""
+    from pbem.games.ambon import GAME
+    from pbem.games.ambon.orders import ORDER_FORMS, VERBS
+
+    state = GAME.scenario_state(tomllib.loads(POSITION_15_0.read_text()))
+    reference = next(s for s in template(GAME, state, "allied").sections if s.title.startswith("Every order"))
+    written = {form.split(" = ", 1)[0] for line in ORDER_FORMS for form in line[0].split("  /  ")}
+    assert written == set(VERBS) and len(reference.notes) == len(ORDER_FORMS)
+    assert any("second_wave" in n and "(14.2)" in n for n in reference.notes)
+    for line, _, _ in ORDER_FORMS:
+        for form in line.split("  /  "):
+            doc = tomllib.loads("[[order]]\n" + form.replace("  ", "\n"))
+            assert any(_parses(GAME, doc, side) for side in ("japanese", "allied")), form
+
+
+def _parses(game, doc, side) -> bool:
+    from pbem.errors import PbemError
+
+    try:
+        game.parse_orders(doc, side)
+        return True
+    except PbemError:
+        return False

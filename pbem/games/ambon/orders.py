@@ -1,26 +1,8 @@
 """Ambon's orders as players write them: the syntax, checked without the
 position (STYLE: parsing is separate from legality).
 
-Orders (``[[order]]`` tables; one verb each)::
-
-    place = "AUS-HQ"      hex = "1215"                  # 4.1 Allied setup
-    conceal = "X1"        hex = "0913"  is = "dummy"    # 4.1, identity sealed
-    mine = "M1"           box = "mine-1" is = "real"    # 4.1, identity sealed
-    wave = "fw-laha"      units = ["3.A", ...]          # 4.2 Japanese setup
-    second_wave = "1:hitu-lama 2:laha"                  # 14.2, sealed note
-    setup = "historical"                                # the scenario file's setup
-    land = "fw-laha"  /  postpone = "fw-liang"          # 6.0
-    move = "3.A: 1410 1509"                             # 7.0: the path
-    move = "3.A to 1509"                                # 7.0: the cheapest legal path there
-    move = "3.A to Laha"                                #      (a hex number or a place's name)
-    bombard = "3.D"       target = "NEI-2.B"            # 10.0, 14.1
-    attack = "1609"       with = ["3.A", "3.B"]  hq = "228-HQ"   # 11.0, 11.1
-    support = "NEI-HQ"    target = "1609"               # 11.1, the defender's answer
-    advance = ["3.A"]     target = "1609"               # 11.4
-    surrender = "no"                                    # 3.2
-    reveal = "X3"                                       # 13.1 (voluntary)
-
-and ``[standing]`` instructions (DESIGN 4.3), :data:`STANDING_KINDS`.
+Orders are ``[[order]]`` tables, one verb each: :data:`ORDER_FORMS` (which
+every orders template lists too), and ``[standing]`` instructions (DESIGN 4.3), :data:`STANDING_KINDS`.
 """
 
 from __future__ import annotations
@@ -35,6 +17,25 @@ from pbem.games.ambon.state import ALLIED
 
 if TYPE_CHECKING:
     from pbem.games.ambon.data import AmbonData
+
+#: every order as a player writes it: (the TOML, who gives it, its rules)
+ORDER_FORMS = (
+    ('place = "AUS-HQ"  hex = "1215"', "Allied setup", "4.1"),
+    ('conceal = "X1"  hex = "0913"  is = "dummy"', "Allied setup, identity sealed", "4.1"),
+    ('mine = "M1"  box = "mine-1"  is = "real"', "Allied setup, identity sealed", "4.1"),
+    ('wave = "fw-laha"  units = ["3.A", "3.B"]', "Japanese setup", "4.2"),
+    ('second_wave = "1:hitu-lama 2:laha"', "Japanese setup, the sealed note (battalion:lane ...)", "14.2"),
+    ('setup = "historical"', "either setup: the scenario file's", "4.1, 4.2"),
+    ('land = "fw-laha"  /  postpone = "fw-liang"', "Japanese Landing Phase", "6.0"),
+    ('move = "3.A: 1410 1509"', "your Movement Phase: the path", "7.0"),
+    ('move = "3.A to 1509"  /  move = "3.A to Laha"', "your Movement Phase: the cheapest legal path", "7.0"),
+    ('bombard = "3.D"  target = "NEI-2.B"', "your Bombardment Phase (the defender's: 14.1)", "10.0, 14.1"),
+    ('attack = "1609"  with = ["3.A", "3.B"]  hq = "228-HQ"', "your Combat Phase", "11.0, 11.1"),
+    ('support = "NEI-HQ"  target = "1609"', "the defender's HQ answer", "11.1"),
+    ('advance = ["3.A"]  target = "1609"', "the attacker's answer after combat", "11.4"),
+    ('surrender = "no"', "the Allies, at the start of turn 8", "3.2"),
+    ('reveal = "X3"', "the owner, any time (voluntary)", "13.1"),
+)
 
 VERBS = {  # verb: (required fields, optional fields)
     "place": (("hex",), ()),

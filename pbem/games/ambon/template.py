@@ -33,7 +33,7 @@ from pbem.engine.paths import format_mp, reachable
 from pbem.errors import PbemError
 from pbem.games.ambon import battle, bombardment, combat, landing, movement, sequence, setup
 from pbem.games.ambon.bot import STANDING, AmbonBot
-from pbem.games.ambon.orders import STANDING_KINDS
+from pbem.games.ambon.orders import ORDER_FORMS, STANDING_KINDS
 from pbem.games.ambon.state import (
     A_COMBAT,
     ALLIED,
@@ -57,6 +57,14 @@ def sections(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str]
     (allowances, reachable hexes), bombardment targets, attacks and their
     odds; the examples are pbem's simple bot's orders for this position
     (checked again by :func:`pbem.app.orders_template.for_match`)."""
+    out = _position_sections(game, state, side, secrets)
+    out.sections.append(Section("Every order, for reference: each is legal only in its phase, by its side",
+                                [f"  {form}   -- {who} ({rules})" for form, who, rules in ORDER_FORMS]))
+    return out
+
+
+def _position_sections(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str]) -> Sections:
+    """What ``side`` may order in ``state`` (:func:`sections` without the reference)."""
     out = Sections()
     _reveals(game, state, side, secrets, out)
     state = _after_own_reveals(game, state, side, secrets, out)
