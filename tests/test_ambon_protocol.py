@@ -161,3 +161,19 @@ def test_play_without_orders_asks_at_the_terminal_checks_each_line_and_confirms(
         assert "-> [7.0] Kure-1 moves 2106 2105" in r.output
     r = j.run("play", j.game, input="\nn\n")  # not your turn any more
     assert r.exit_code == 2
+
+
+def test_the_terminal_dialogue_shows_what_the_message_seals_before_it_is_sent(players, tmp_path):
+    """Issue 17: `pbem play` at the terminal echoes the text to be sealed (here
+    the 14.2 Second Wave note of the historical setup) and asks to confirm."""
+    j, a = players
+    r = j.run("new", j.game, "--game", "ambon", "--as", "japanese", "--opponent", a.pub(), "--rule", "14.2")
+    assert r.exit_code == 0, r.output
+    r = a.run("join", last_line(r.output), "--dir", a.game, "--orders", EXAMPLES / "1-allied-setup.toml")
+    assert r.exit_code == 0, r.output
+    assert j.run("receive", j.game, last_line(r.output)).exit_code == 0
+    r = j.run("orders", j.game)
+    note = next(line for line in r.output.splitlines() if line.startswith("# second_wave = ")).split('"')[1]
+    r = j.run("play", j.game, input=f"setup historical\nsecond_wave {note}\n\nn\n")
+    assert f": {note}" in r.output and "sealed in slot" in r.output and "(only you see this)" in r.output and "send this message? [Y/n]" in r.output
+    assert r.exit_code == 2 and "stopped: no message written" in r.output

@@ -11,6 +11,7 @@ import pytest
 from rich.console import Console
 
 from engine_game.game import GAME as TEST_GAME
+from pbem.engine.machine import Event
 from pbem.engine.mapdata import load_map
 from pbem.errors import InputError
 from pbem.games.ambon import GAME as AMBON
@@ -338,3 +339,19 @@ def test_show_advice_names_the_real_game_directory(kenji):
     """Issue 17: printed advice names the directory to type, not a DIR placeholder."""
     r = kenji.run("show", kenji.game, COLUMNS="80")
     assert f"Check it with: pbem verify {kenji.game} --audit" in r.output and " DIR " not in r.output
+
+
+def test_long_captions_and_lists_wrap_at_80_columns():
+    """Many eliminated units and a long reason for the window still fit 80
+    columns: the lists wrap, the reason takes a line of its own."""
+    state = AMBON.scenario_state(dict(turn=9, phase="japanese-movement", positions={"1.A": "1402"}))
+    view = AMBON.view(state, "japanese")
+    view["eliminated"] = [p.id for p in state.pieces][:20]
+    events = [Event("11.3", "hits", {"hexes": ["1402", "0713", "0813", "1509", "1609"]})]
+    console = Console(record=True, width=80, color_system=None, file=open("/dev/null", "w"))
+    board.print_board(console, AMBON, view, you="japanese", events=events)
+    lines = console.export_text().splitlines()
+    drawn = lines[:lines.index("Order of battle")]
+    assert max(len(line) for line in drawn) <= 80, max(drawn, key=len)
+    assert sum(line.startswith("Eliminated:") for line in drawn) == 1 and any(line.startswith("  ") for line in drawn)
+    assert "round the last events (1402, 0713, 0813, 1509, ...)." in drawn

@@ -131,7 +131,7 @@ def event_hexes(game: Any, view: Mapping[str, Any], events: Iterable[Any]) -> li
     return found
 
 
-def mines_text(game: Any, view: Mapping[str, Any]) -> Text | None:
+def mines_text(game: Any, view: Mapping[str, Any], width: int = 80) -> Text | None:
     """The mine markers by box, revealed or hidden as the viewer may know them."""
     mines = view.get("mines")
     if not mines:
@@ -140,11 +140,13 @@ def mines_text(game: Any, view: Mapping[str, Any]) -> Text | None:
     by_box: dict[str, list[str]] = {}
     for m in mines:
         by_box.setdefault(m["box"], []).append(f"{m['id']} {m['status']}")
+    from pbem.render.hexmap import flow
+
     out = Text()
     for i, (box, items) in enumerate(by_box.items()):
         caption = (boxes[box].name if box in boxes else box).removeprefix("Mines: ")
-        out.append(("\n" if i else "") + f"Mines ({caption}):", style="bold")
-        out.append(" " + ", ".join(items))
+        out.append("\n" if i else "")
+        flow(out, f"Mines ({caption}):", [item + "," for item in items[:-1]] + items[-1:], width)
     return out
 
 
@@ -178,16 +180,18 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
             overstacked=view.get("overstacked"),
             marker_names=view.get("marker_names"),
         ))
-    mines = mines_text(game, view)
+    mines = mines_text(game, view, width)
     if mines is not None:
         out.print(mines)
     if view.get("eliminated"):
-        from pbem.render.hexmap import BRACKETS
+        from pbem.render.hexmap import BRACKETS, flow
 
         order, sides = list(game.sides), view.get("eliminated_sides") or {}
         shown = [str(uid).join(BRACKETS[order.index(sides[uid]) % len(BRACKETS)]) if sides.get(uid) in order else str(uid)
                  for uid in view["eliminated"]]
-        out.print(Text("Eliminated: ", style="bold") + Text(", ".join(shown)))
+        line = Text()
+        flow(line, "Eliminated:", [item + "," for item in shown[:-1]] + shown[-1:], width)
+        out.print(line)
     if view.get("units") is not None:
         out.print(order_of_battle(game, view))
     if events:

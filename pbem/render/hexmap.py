@@ -57,7 +57,7 @@ from pbem.errors import InputError
 
 __all__ = [
     "Box", "Stack", "Stacks", "Window", "boxes_of", "check_stacks", "draw_grid", "ink_for", "is_box", "key_stacks",
-    "map_legend", "position_bits", "unit_status", "render_map", "side_palette", "sides_in", "stack_list", "window_for",
+    "flow", "map_legend", "position_bits", "unit_status", "render_map", "side_palette", "sides_in", "stack_list", "window_for",
 ]
 
 Stacks = Mapping[str, Sequence[Mapping[str, Any]]]
@@ -500,10 +500,10 @@ def stack_list(gmap: GameMap, stacks: Sequence[Stack], sides: Sequence[str], col
         if shown is not None and stack.where not in shown:
             parts.append(f"-- not drawn: --around {stack.where}")
         ink = Style(color=colours[stack.side], bold=True) if stack.side in colours else Style(bold=True)
-        _flow(out, f"{_keyed(stack, sides)} {stack.where}{place}:", parts, width, indent=6, head_style=ink)
+        flow(out, f"{_keyed(stack, sides)} {stack.where}{place}:", parts, width, indent=6, head_style=ink)
     if brief:
         out.append("\n" if lines else "")
-        _flow(out, f"Elsewhere ({len(off)} stacks; --full draws them):",
+        flow(out, f"Elsewhere ({len(off)} stacks; --full draws them):",
               [f"{_keyed(stack, sides)} {stack.where}" for stack in off], width)
     return out
 
@@ -513,7 +513,7 @@ def _keyed(stack: Stack, sides: Sequence[str]) -> str:
     return f"{left}{stack.key}{right}"
 
 
-def _flow(out: Text, head: str, chips: Sequence[str], width: int, *, sep: str = " ", indent: int = 2,
+def flow(out: Text, head: str, chips: Sequence[str], width: int, *, sep: str = " ", indent: int = 2,
           styles: Sequence[Style | None] = (), head_style: Style | None = None) -> None:
     """``head`` (bold), then ``chips`` separated by ``sep``, wrapped to ``width``."""
     out.append(head, head_style or Style(bold=True))
@@ -536,7 +536,7 @@ def _box_lines(gmap: GameMap, stacks: Stacks, sides: Sequence[str], colours: Map
             out.append("\n")
         chips = [_unit_words(it, marker_names).join(_bracket(it.get("side"), sides)) for it in box.items]
         styles = [Style(color=colours[it["side"]]) if it.get("side") in colours else None for it in box.items]
-        _flow(out, f"{box.caption}{f' (-> {box.target})' if box.target else ''}:", chips, width, styles=styles)
+        flow(out, f"{box.caption}{f' (-> {box.target})' if box.target else ''}:", chips, width, styles=styles)
     return out
 
 
@@ -571,7 +571,7 @@ def map_legend(gmap: GameMap, stacks: Sequence[Stack], sides: Sequence[str], col
     order = sorted(used, key=lambda m: (first.index(m) if m in first else 2 + last.index(m) if m in last else 2, m))
     if used:
         t.append("\n")
-        _flow(t, "Marks:", [f"{mark} {used[mark]}" for mark in order], width, sep="  ")
+        flow(t, "Marks:", [f"{mark} {used[mark]}" for mark in order], width, sep="  ")
     return t
 
 
@@ -611,8 +611,10 @@ def render_map(
     if head:
         parts.append(Text(head, style="bold"))
     if not window.whole:
-        parts.append(Text(f"showing {window.caption(gmap)}" + (f", {window.why}" if window.why else "")
-                          + ".\nThe whole map: --full; another part: --around HEX [--radius N].", style="italic"))
+        caption = f"showing {window.caption(gmap)}" + (f", {window.why}" if window.why else "") + "."
+        if len(caption) > width and window.why:  # the reason on a line of its own
+            caption = f"showing {window.caption(gmap)},\n{window.why}."
+        parts.append(Text(caption + "\nThe whole map: --full; another part: --around HEX [--radius N].", style="italic"))
     parts.append(draw_grid(gmap, keyed, window, sides, colours))
     drawn = [s.where for s in keyed if _inside(gmap, window, s.where)]
     if keyed:

@@ -39,6 +39,7 @@ orders, one per line (Enter or 'done' sends the message):
   advance 3.A 3.B [1609] | advance     11.4 (nothing: stay)
   place AUS-HQ 1215 | conceal X1 0713 | mine M1 mine-1     4.1 (the house seals the identities)
   wave fw-laha 3.A 3.B 3.C 3.D 228-HQ  4.2
+  second_wave 1:hitu-lama 2:laha 3:laha   14.2 (the note is sealed)
   surrender yes|no                     3.2
   standing advance=always              standing instructions (hq-support, advance, retreat, retreat-to, losses, surrender)
   show                                 the board
@@ -98,6 +99,9 @@ def parse_line(line: str) -> dict[str, Any] | tuple[str, Any] | None:
     if verb == "mine":
         need(2)
         return {"mine": rest[0], "box": rest[1]}
+    if verb == "second_wave":  # 14.2: second_wave 1:hitu-lama 2:laha 3:laha, the sealed note
+        need(1)
+        return {"second_wave": " ".join(rest)}
     if verb == "wave":
         need(2)
         return {"wave": rest[0], "units": rest[1:]}
@@ -150,6 +154,8 @@ def prompt_orders(match: session.Match, ask: Callable[[str], str], say: Callable
         for event in events:
             say(f"  -> {event.sentence()}")
     say(f"{len(doc['order'])} order(s)" + (f", standing: {doc['standing']}" if doc.get("standing") else ""))
+    for slot, text in game.parse_orders(doc, side).seals.items():  # what the message seals, before it is sent
+        say(f"  sealed in slot {slot!r} (only you see this): {text}")
     if ask("send this message? [Y/n] ").strip().lower() in ("n", "no"):
         return None
     return doc
