@@ -212,3 +212,28 @@ def test_load_or_create_makes_one_identity_and_then_keeps_it(store):
     again = store.load_or_create("another name")
     assert first.public.fingerprint == again.public.fingerprint
     assert again.name == "pbem house"
+
+
+def test_every_file_a_player_keeps_in_the_keystore_is_private(started, tmp_path):
+    """Issue 18: after a game's usual commands (new, join, receive, play,
+    show, orders, mail, status), every file under PBEM_HOME is 0600 and every
+    directory 0700 -- the keys, the joined and places records, the kept
+    views and checkpoints, the parsed-data cache."""
+    import stat
+
+    from conftest import exchange, write_orders
+
+    ann, bob = started
+    exchange(ann, bob, tmp_path, '[[order]]\ntype = "roll"\ndice = "2d6"\n[[order]]\ntype = "seal"\nslot = "x"\ntext = "y"\n')
+    for player in (ann, bob):
+        for args in (("show", player.game), ("orders", player.game), ("status",), ("log", player.game)):
+            assert player.run(*args).exit_code == 0
+    assert bob.run("mail", bob.game, "--to", "ann@example.org", "--message", "1").exit_code == 0
+    loose = []
+    for player in (ann, bob):
+        assert (player.home / "joined").exists() or (player.home / "places").exists()
+        for path in [player.home, *player.home.rglob("*")]:
+            mode = stat.S_IMODE(path.stat().st_mode)
+            if mode != (0o700 if path.is_dir() else 0o600):
+                loose.append(f"{oct(mode)} {path.relative_to(tmp_path)}")
+    assert loose == []

@@ -13,12 +13,14 @@ from pathlib import Path
 
 def replace(path: str | os.PathLike[str], data: bytes, *, mode: int = 0o644, durable: bool = True,
             parents: bool = False) -> None:
-    """Write ``data`` to ``path`` atomically; raises OSError (nothing changed)."""
+    """Write ``data`` to ``path`` atomically; raises OSError (nothing changed).
+    ``parents``: make the missing directories, private (0700) when the file
+    is (a ``mode`` with no group or other bits, e.g. a keystore's 0600)."""
     import tempfile
 
     path = Path(path)
     if parents:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o777 if mode & 0o077 else 0o700, parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
