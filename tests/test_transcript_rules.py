@@ -137,3 +137,27 @@ def test_verify_reports_progress_message_by_message(game, ann, bob):
     seen = []
     session.verify([db], progress=lambda done, total, label: seen.append((done, total, label)))
     assert seen == [(1, 3, "message 0000"), (2, 3, "message 0001"), (3, 3, "message 0002")]
+
+
+@pytest.mark.parametrize("slot", ["../x", "x" * 70, "", ".hidden", "a b", "a/b"])
+def test_a_slot_name_outside_protocol_7_2_is_refused_from_either_side(game, ann, bob, slot):
+    """Issue 18: the opponent's slot names are checked like one's own
+    (docs/protocol.md 7.2): a path, an overlong or empty name is refused
+    before anything of the message is kept."""
+    da, db = game
+    m2 = play(da, ann, [])
+    commitment = "0" * 64
+    bad = resigned(ann, m2, commitments={slot: commitment})
+    t = Transcript()
+    for msg in messages(da)[:2]:
+        t.add(msg)
+    with pytest.raises(IntegrityError, match=r"slot name .* is not 1-64 characters .*\(protocol 7.2\)"):
+        t.add(bad)
+    assert len(t) == 2 and not t.commitments
+
+
+def test_slot_names_the_games_use_fit_protocol_7_2():
+    from pbem.protocol.transcript import SLOT
+
+    for slot in ("X1", "M8", "second-wave", "dd-A", "dd-3-3-7+", "plan", "ambush.1"):
+        assert SLOT.fullmatch(slot), slot

@@ -274,6 +274,7 @@ def ind_verify(files: list[str]) -> list[dict]:
             assert hashlib.sha256(CHAIN_LABEL + value).digest() == last_chain[side]
         last_chain[side] = value
         for slot, hexvalue in body["commitments"].items():  # step 8
+            assert re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}", slot)  # §7.2: slot names
             assert (side, slot) not in commitments and len(h(hexvalue)) == 32
             commitments[(side, slot)] = h(hexvalue)
         for item in body["reveals"]:

@@ -36,6 +36,7 @@ BODY_FIELDS = {"pbem", "game", "seq", "side", "author", "prev", "chain", "orders
 OPTIONAL_FIELDS = {"secret", "setup", "fresh"}
 FRESH = re.compile(r"^[0-9a-f]{32}$")
 GAME_ID = re.compile(r"^[0-9a-f]{32}$")
+SLOT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}")  # docs/protocol.md 7.2: every game's slot names
 HEX32 = re.compile(r"^[0-9a-f]{64}$")
 NAMES_A_MESSAGE = re.compile(r"\bmessage \d{4}\b")
 
@@ -257,6 +258,9 @@ class Transcript:
     def _check_hidden(self, msg: SignedMessage, m: int, side: str) -> None:
         commitments = msg.field("commitments", dict)
         for slot, hexvalue in commitments.items():
+            if not SLOT.fullmatch(slot):  # docs/protocol.md 7.2: either side's, before anything is kept of it
+                raise IntegrityError(f"{_name(m)}: slot name {slot[:80]!r} is not 1-64 characters of letters, digits, "
+                                     f"'_', '.', '+' and '-', starting with a letter or digit (protocol 7.2)")
             if (side, slot) in self.commitments:
                 raise IntegrityError(f"{_name(m)}: slot {slot!r} of {side} is already committed")
             if not isinstance(hexvalue, str) or not HEX32.match(hexvalue):
