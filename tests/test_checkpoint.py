@@ -50,7 +50,12 @@ def restored_from(root, identity, name="ann"):
     """What restoring ``name``'s checkpoint of game directory a gives."""
     files = sorted((root / "a").glob("*.pbem"))
     return checkpoint.Checkpoints(root / name).restore(
-        root / "a", [(p.name, p.stat()) for p in files], lambda i: files[i].read_bytes(), identity, session._game_for)
+        root / "a", listing(files), lambda i: files[i].read_bytes(), identity, session._game_for)
+
+
+def listing(files):
+    """The directory listing's entries of ``files``, as a load passes them to a restore."""
+    return [(int(p.name[:4]), p.name[5:-5], p.name, p.stat()) for p in files]
 
 
 def test_a_command_keeps_a_sealed_checkpoint_in_the_keystore(game):
@@ -136,10 +141,10 @@ def test_a_touched_file_is_read_and_compared_and_an_unchanged_one_is_not_read(ga
         return files[i].read_bytes()
 
     checkpoints = checkpoint.Checkpoints(root / "ann")
-    entries = [(p.name, p.stat()) for p in files]
+    entries = listing(files)
     assert checkpoints.restore(root / "a", entries, read, ann, session._game_for) is not None and reads == []
     os.utime(files[2])  # same bytes, a new mtime: read, compared, still good
-    entries = [(p.name, p.stat()) for p in files]
+    entries = listing(files)
     assert checkpoints.restore(root / "a", entries, read, ann, session._game_for) is not None
     assert reads == list(range(len(files)))
 

@@ -234,7 +234,7 @@ def test_a_huge_armoured_body_is_refused_before_it_is_decoded(started, tmp_path)
     huge.write_text(block)
     start = time.perf_counter()
     r = a.run("receive", a.game, huge)
-    assert r.exit_code == 1 and "the body is over 1048576 bytes" in r.output
+    assert r.exit_code == 1 and "a body over 1,048,576 bytes (docs/protocol.md 12)" in r.output, r.output
     assert time.perf_counter() - start < 5
 
 
@@ -290,3 +290,18 @@ def test_new_join_and_play_print_json_for_scripts(players, tmp_path):
     played = json.loads(r.stdout)
     assert played["file"].endswith("0002-first.pbem") and played["next"] == {"seq": 3, "side": "second"}
     assert [e["rule"] for e in played["events"]] == ["dice.roll"]
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("x = " + "9" * 5000 + "\n", "an integer with more than 4,300 digits"),
+    ("x = " + "[" * 100_000 + "]" * 100_000 + "\n", "nested too deeply to read"),
+])
+def test_an_orders_file_python_cannot_convert_is_refused_in_pbems_words(started, tmp_path, text, needle):
+    """Issue 18: tomllib raises a bare ValueError (the int-digits limit) or
+    RecursionError for these; pbem names the file and says what is wrong."""
+    a, _ = started
+    before = tree(a.game)
+    r = a.run("play", a.game, "--orders", _write(tmp_path / "odd.toml", text))
+    assert r.exit_code == 2 and needle in r.output and "odd.toml" in r.output, r.output
+    assert "Traceback" not in r.output and "sys.set_int_max_str_digits" not in r.output
+    assert tree(a.game) == before

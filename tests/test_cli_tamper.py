@@ -201,6 +201,37 @@ def test_equivocation_two_different_messages_same_seq(pending, tmp_path):
     assert r.exit_code == 1 and "equivocation" in r.output
 
 
+@pytest.mark.parametrize("other_name", ["0003-first.pbem", "0003-second.pbem"])
+def test_verify_dir_proves_equivocation_from_a_directory_holding_both_versions(pending, tmp_path, other_name):
+    """Issue 18: both signed versions of bob's 0003 in one directory -- the
+    second under another side's name, or appended to the same file -- are
+    the proof of equivocation `verify FILES` gives, not "two files"."""
+    a, b, first = pending
+    kept = tmp_path / "first-0003.pbem"
+    shutil.copy(first, kept)
+    assert a.run("receive", a.game, kept).exit_code == 0
+    first.unlink()
+    orders = tmp_path / "other.toml"
+    orders.write_text('[[order]]\ntype = "roll"\ndice = "1d6"\n')
+    second = last_line(b.run("play", b.game, "--orders", orders).output)
+    evidence = tmp_path / "evidence"
+    shutil.copytree(a.game, evidence, ignore=shutil.ignore_patterns(".*"))
+    target = evidence / other_name
+    target.write_text((target.read_text() if target.exists() else "") + second.read_text())
+    r = a.run("verify", evidence)
+    assert r.exit_code == 1, r.output
+    assert "equivocation: two different messages 0003 both signed by second" in r.output, r.output
+    assert "proof of cheating" in r.output and "two files" not in r.output
+
+
+def test_verify_dir_names_both_files_of_a_duplicated_message(pending, tmp_path):
+    a, _, first = pending
+    assert a.run("receive", a.game, first).exit_code == 0
+    shutil.copy(a.game / "0003-second.pbem", a.game / "0003-first.pbem")
+    r = a.run("verify", a.game)
+    assert r.exit_code == 1 and "message 0003 appears twice (0003-first.pbem and 0003-second.pbem)" in r.output, r.output
+
+
 def test_wrong_chain_value(pending, tmp_path):
     a, b, msg = pending
     bad = forge(identity(b), msg, tmp_path / "chain.pbem", chain=hashlib.sha256(b"x").hexdigest())

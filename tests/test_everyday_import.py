@@ -32,7 +32,7 @@ def test_an_eml_in_every_shape_mail_gives_it_is_imported(started, tmp_path, how)
     assert r.exit_code == 0, r.output
     assert f"imported {b.game / '0002-first.pbem'}" in r.output
     assert "declares 2d6 for 'charge'" in r.output and "your move" in r.output
-    assert (b.game / "0002-first.pbem").read_text() == sent.read_text()  # the unsigned summary kept too
+    assert (b.game / "0002-first.pbem").read_text() == sent.read_text()  # pbem's own summary is the sender's
     assert b.run("verify", b.game).exit_code == 0
 
 

@@ -25,6 +25,7 @@ from pbem.cli.base import (  # noqa: F401 - re-exported: the commands below and 
     passphrase_provider,
     viewer_identity,
     read_orders,
+    warn,
     write_output,
 )
 
@@ -380,7 +381,8 @@ def join(proposal: str, directory: str, orders_path: str | None, data: str | Non
     orders = read_orders(orders_path) if orders_path else None
     try:
         path, transcript = session.join_game(proposal, directory, identity, orders, joined=keystore().path / "joined",
-                                             trust=lambda key, t: trust_on_first_use(key, t, accept_key))
+                                             trust=lambda key, t: trust_on_first_use(key, t, accept_key),
+                                             warn=lambda finding: warn([finding]))
     except IllegalOrderError as err:
         if orders is not None:
             raise
@@ -413,6 +415,10 @@ def receive(directory: str, files: tuple[str, ...], as_json: bool) -> None:
     are skipped and other games' messages are left alone (see `pbem import`);
     a message you already have is skipped too ("already have message 0003").
 
+    pbem stores each message with the summary it writes itself: the lines
+    above the signed block are not signed, and where the sender's said
+    something else a warning quotes the first difference.
+
     Example: pbem receive games/bob ~/Downloads/0003-second.pbem
     """
     from pbem.match import session
@@ -426,13 +432,15 @@ def receive(directory: str, files: tuple[str, ...], as_json: bool) -> None:
     result = session.receive(directory, files, identity)
     first_new = min((session_seq(p) for p in result.imported), default=len(result.match.transcript))
     if as_json:
-        emit_json({**render.match_json(result.match, since=first_new), "already_had": result.had})
+        emit_json({**render.match_json(result.match, since=first_new), "already_had": result.had,
+                   "warnings": [f.to_json() for f in result.findings]})
         return
     out = console()
     for seq in result.had:
         out.print(f"already have message {seq:04d}: nothing to import", highlight=False)
     for path in result.imported:
         out.print(f"imported {path}")
+    warn(result.findings)
     render.print_events(out, result.match, since=first_new)
     render.print_turn(out, result.match)
     if result.imported:
@@ -732,7 +740,8 @@ def verify(paths: tuple[str, ...], audit: bool, as_json: bool, extract: str | No
 
     PATHS are game directories or message files.  Exit status 0 only if all
     holds, 1 if anything fails verification.  Needs no key: anyone holding
-    the files can verify.
+    the files can verify.  A file whose unsigned summary says something its
+    signed message does not is a warning (the exit status is unchanged).
 
     Example: pbem verify games/bob --audit
 
@@ -760,6 +769,7 @@ def verify(paths: tuple[str, ...], audit: bool, as_json: bool, extract: str | No
         emit_json(render.report_json(report))
     else:
         render.print_report(console(), report)
+        warn(report.warnings)
     if not report.ok:
         raise PbemClickError("audit failed: " + "; ".join(report.problems), VerificationError.exit_code)
 

@@ -62,6 +62,13 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=True))
 
 
+def warn(findings: Any) -> None:
+    """Print each warning (a :class:`pbem.match.summary.Finding`, ...) on
+    standard error as ``warning: ...``: told, the exit status unchanged."""
+    for finding in findings:
+        click.echo(f"warning: {finding}", err=True)
+
+
 # --------------------------------------------------------------------------- identity
 
 

@@ -21,7 +21,7 @@ from typing import Any, Iterator
 
 import click
 
-from pbem.cli.base import console, emit_json, handles_errors, keystore, load_identity, passphrase_provider, write_output
+from pbem.cli.base import console, emit_json, handles_errors, keystore, load_identity, passphrase_provider, warn, write_output
 
 
 def register(main: click.Group) -> None:
@@ -62,8 +62,18 @@ def my_fingerprint() -> str | None:
 
 
 def read_stdin() -> bytes:
+    """Standard input, up to the protocol's limit on an input (docs/protocol.md 12)."""
+    from pbem.errors import InputError
+    from pbem.protocol.limits import MAX_INPUT_BYTES, input_too_large
+
     stream = getattr(sys.stdin, "buffer", None)
-    return stream.read() if stream is not None else sys.stdin.read().encode("utf-8", errors="replace")
+    if stream is not None:
+        data = stream.read(MAX_INPUT_BYTES + 1)
+    else:
+        data = sys.stdin.read(MAX_INPUT_BYTES + 1).encode("utf-8", errors="replace")
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(input_too_large("standard input", len(data)).replace(" is ", " is over ", 1))
+    return data
 
 
 @contextlib.contextmanager
@@ -136,6 +146,7 @@ def import_mail(directory: str, sources: tuple[str, ...], as_json: bool, game_id
                   f"from its message 0000 ({report.restored.origin})", markup=False)
     for path in report.imported:
         out.print(f"imported {path}", markup=False)
+    warn(report.findings)
     if report.already:
         out.print("already imported, skipped: " + ", ".join(f"{f.message.seq:04d}" for f in report.already), markup=False)
     others: dict[str, list[Any]] = {}

@@ -31,6 +31,7 @@ class ImportReport:
     unreadable: list[tuple[str, str]] = field(default_factory=list)
     match: Any = None  # the game after the import (pbem.match.session.Match)
     first_new: int | None = None
+    findings: list[Any] = field(default_factory=list)  # unsigned summaries that said something else (summary.Finding)
 
     def to_json(self) -> dict[str, Any]:
         def item(f: Found) -> dict[str, Any]:
@@ -43,6 +44,7 @@ class ImportReport:
             "waiting": [item(f) for f in self.waiting],
             "restored_from": item(self.restored) if self.restored else None,
             "unreadable": [{"origin": o, "error": why} for o, why in self.unreadable],
+            "warnings": [f.to_json() for f in self.findings],
         }
 
 
@@ -73,13 +75,14 @@ def import_sources(
     if not scan.found:
         nothing_in(scan, ", ".join(str(s) for s in sources))
     restored = None
+    findings: list[Any] = []
     if not GameDirectory(directory).message_files():
         restored = _first_message(scan, identity, game)
-        match = session.start_from(directory, restored.message, identity, restored.summary)
+        match = session.start_from(directory, restored.message, identity, restored.summary, warn=findings.append)
     else:
         match = session.load(directory, identity)
     game_id = match.transcript.game
-    report = ImportReport(unreadable=list(scan.unreadable), match=match, restored=restored)
+    report = ImportReport(unreadable=list(scan.unreadable), match=match, restored=restored, findings=findings)
     ours: list[Found] = []
     copies: set[bytes] = set()
     for item in scan.found:
@@ -112,6 +115,7 @@ def import_sources(
             path.write_text(item.message.armored(item.summary), encoding="utf-8")
             result = session.receive(directory, [path], identity)
             report.imported += result.imported
+            report.findings += result.findings
             if report.first_new is None:
                 report.first_new = item.message.seq
             match = result.match

@@ -21,14 +21,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from pbem.errors import InputError, IntegrityError, PbemError
-from pbem.protocol.message import BEGIN, END, SUMMARY_HEAD, SignedMessage
+from pbem.protocol.message import BEGIN, END, SUMMARY_HEAD, SignedMessage, clean_lines
 
 if TYPE_CHECKING:  # the email, mailbox and html modules cost ~20 ms: imported when a mail is read
     import mailbox
     from email.message import Message
 
 STDIN = "-"
-_QUOTE = re.compile(r"^(?:[ \t]*>[ \t]?)+")
 _HEADER = re.compile(rb"^[!-9;-~]+:")  # an RFC 5322 field name, then a colon
 _MAIL_FIELDS = (
     b"from:", b"to:", b"subject:", b"date:", b"mime-version:", b"content-type:", b"received:",
@@ -48,7 +47,8 @@ Progress = Callable[[int, int, str], Any]
 @dataclass(frozen=True)
 class Found:
     """One armoured message found in a source: where, what, and its
-    unsigned summary lines (kept in the imported file for the reader)."""
+    unsigned summary lines (on import pbem writes its own and compares:
+    :mod:`pbem.match.summary`)."""
 
     origin: str
     message: SignedMessage
@@ -79,16 +79,12 @@ class Scan:
 # --------------------------------------------------------------------------- armour in text
 
 
-def _clean(line: str) -> str:
-    return _QUOTE.sub("", line).strip()
-
-
 def blocks_in_text(text: str | bytes, origin: str) -> Scan:
     """Every armoured block in ``text``, quoted or not; a broken block is
     reported in ``unreadable`` and does not hide the others."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")
-    lines = [_clean(line) for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    lines = clean_lines(text)
     scan = Scan()
     i = 0
     count = 0
@@ -112,13 +108,14 @@ def blocks_in_text(text: str | bytes, origin: str) -> Scan:
         except PbemError as err:
             scan.unreadable.append((where, str(err)))
         else:
-            scan.found.append(Found(where, msg, _summary_above(lines, i)))
+            scan.found.append(Found(where, msg, summary_above(lines, i)))
         i = j + 1
     return scan
 
 
-def _summary_above(lines: Sequence[str], begin: int) -> str:
-    """The ``| `` summary lines just above a BEGIN line (they are not signed)."""
+def summary_above(lines: Sequence[str], begin: int) -> str:
+    """The ``| `` summary lines just above a BEGIN line (they are not
+    signed), of ``lines`` with mail quoting and surrounding blanks removed."""
     kept: list[str] = []
     k = begin - 1
     while k >= 0 and (lines[k].startswith("|") or lines[k] == SUMMARY_HEAD or not lines[k]):
@@ -218,9 +215,17 @@ def blocks_in_mail(data: bytes | Message, origin: str) -> Scan:
     return scan
 
 
-def _mailbox_messages(box: mailbox.Mailbox, keys: Iterable[str]) -> Iterator[tuple[int, bytes]]:
+def _mailbox_messages(box: mailbox.Mailbox, keys: Iterable[str], scan: Scan, name: str) -> Iterator[tuple[int, bytes]]:
+    """Each message of ``box`` with its number; one over the input limit is
+    noted in ``scan.unreadable`` and skipped."""
+    from pbem.protocol.limits import MAX_INPUT_BYTES, input_too_large
+
     for number, key in enumerate(keys, 1):
-        yield number, box.get_bytes(key)
+        data = box.get_bytes(key)
+        if len(data) > MAX_INPUT_BYTES:
+            scan.unreadable.append((f"{name} #{number}", input_too_large("the email", len(data))))
+            continue
+        yield number, data
 
 
 def blocks_in_mbox(path: Path) -> Scan:
@@ -230,7 +235,7 @@ def blocks_in_mbox(path: Path) -> Scan:
     box = mailbox.mbox(str(path), create=False)
     scan = Scan()
     try:
-        for number, data in _mailbox_messages(box, box.keys()):
+        for number, data in _mailbox_messages(box, box.keys(), scan, path.name):
             scan.extend(blocks_in_mail(data, f"{path.name} #{number}"))
     finally:
         box.close()
@@ -249,7 +254,7 @@ def blocks_in_maildir(path: Path) -> Scan:
     box = mailbox.Maildir(str(path), factory=None, create=False)
     scan = Scan()
     keys = sorted(box.keys(), key=_delivery_order)
-    for number, data in _mailbox_messages(box, keys):
+    for number, data in _mailbox_messages(box, keys, scan, path.name):
         scan.extend(blocks_in_mail(data, f"{path.name} #{number}"))
     return scan
 
@@ -306,16 +311,18 @@ def scan_source(source: str | Path, *, stdin: bytes | None = None) -> Scan:
             raise InputError(f"{path}: a directory is read as a Maildir folder, but it has no cur/ and new/")
         scan = blocks_in_maildir(path)
     else:
+        from pbem.protocol.limits import read_input
+
         try:
-            data = path.read_bytes()
+            with path.open("rb") as handle:
+                head = handle.read(5)
         except OSError as err:
             raise InputError(f"cannot read {path}: {err.strerror}") from err
-        if path.suffix.lower() == ".eml" and not looks_like_mbox(data):
-            scan = blocks_in_mail(data, path.name)
-        elif looks_like_mbox(data):
+        if looks_like_mbox(head):  # a mailbox may be large: the limit holds for each of its messages
             scan = blocks_in_mbox(path)
         else:
-            scan = scan_bytes(data, path.name)
+            data = read_input(path)
+            scan = blocks_in_mail(data, path.name) if path.suffix.lower() == ".eml" else scan_bytes(data, path.name)
     scan.sources.append(str(path))
     return scan
 

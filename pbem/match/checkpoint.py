@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import operator
 import os
 import pickle
 import sys
@@ -85,37 +86,51 @@ class Stamps:
     """What a command sees of the message files without reading them: each
     one's name, size, device, inode, mtime and ctime, in order.  A change
     detector, not a proof: when the stamps differ from a checkpoint's, the
-    files' bytes are read and compared with its files digest."""
+    files' bytes are read and compared with its files digest.  Built from a
+    directory listing's ``(seq, side, name, stat)`` entries, or from
+    ``(name, stat)`` pairs, by C-level maps: the one part of a command that
+    grows with the game (issue 15), so it does as little a file as it can."""
 
-    __slots__ = ("names", "marks")
+    __slots__ = ("names", "marks", "_digest")
+    _MARKS = operator.attrgetter("st_size", "st_dev", "st_ino", "st_mtime_ns", "st_ctime_ns")
 
-    def __init__(self, entries: Iterable[tuple[str, os.stat_result]] = ()):
-        self.names: list[str] = []
-        self.marks: list[tuple[int, int, int, int, int]] = []
-        self.add(entries)
+    def __init__(self, names: Sequence[str] = (), stats: Iterable[os.stat_result] = ()):
+        self.names: list[str] = list(names)
+        self.marks: list[tuple[int, int, int, int, int]] = list(map(self._MARKS, stats))
+        self._digest: str | None = None
+
+    @classmethod
+    def of_entries(cls, entries: Sequence[tuple[int, str, str, os.stat_result]]) -> "Stamps":
+        """The stamps of a listing's entries (:meth:`GameDirectory.message_entries`)."""
+        return cls(list(map(_NAME, entries)), map(_STAT, entries))
+
+    @classmethod
+    def of_pairs(cls, pairs: Iterable[tuple[str, os.stat_result]]) -> "Stamps":
+        pairs = list(pairs)
+        names, stats = zip(*pairs) if pairs else ((), ())
+        return cls(names, stats)
 
     @property
     def count(self) -> int:
         return len(self.names)
 
-    def add(self, entries: Iterable[tuple[str, os.stat_result]]) -> "Stamps":
-        entries = list(entries)
-        self.names += [name for name, _ in entries]
-        self.marks += [(st.st_size, st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns) for _, st in entries]
-        return self
-
-    def extended(self, entries: Iterable[tuple[str, os.stat_result]]) -> "Stamps":
-        """These stamps and those of ``entries`` after them (these unchanged)."""
+    def extended(self, more: "Stamps") -> "Stamps":
+        """These stamps and then ``more`` (these unchanged)."""
         copy = Stamps()
-        copy.names, copy.marks = list(self.names), list(self.marks)
-        return copy.add(entries)
+        copy.names, copy.marks = self.names + more.names, self.marks + more.marks
+        return copy
 
     def hexdigest(self) -> str:
         # the names by BLAKE2b; the numbers by Python's hash of a tuple of
         # ints, which is the same in every process (no hash seed applies to
         # ints) and ten times faster here than formatting them for BLAKE2b
-        names = _hash("\x00".join(self.names).encode("utf-8", "surrogateescape")).hexdigest()[:32]
-        return f"{names}{hash(tuple(self.marks)) & 0xFFFF_FFFF_FFFF_FFFF:016x}"
+        if self._digest is None:
+            names = _hash("\x00".join(self.names).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+            self._digest = f"{names}{hash(tuple(self.marks)) & 0xFFFF_FFFF_FFFF_FFFF:016x}"
+        return self._digest
+
+
+_NAME, _STAT = operator.itemgetter(2), operator.itemgetter(3)
 
 
 class Covered(NamedTuple):
@@ -399,10 +414,11 @@ class Checkpoints:
         chunks.sweep()
         return True
 
-    def restore(self, directory: str | os.PathLike[str], entries: Sequence[tuple[str, os.stat_result]],
+    def restore(self, directory: str | os.PathLike[str], entries: Sequence[tuple[int, str, str, os.stat_result]],
                 read: Callable[[int], bytes], identity: Any, game_for: Any) -> tuple[Any, Covered] | None:
         """The kept replay of a prefix of the directory's message files
-        (``entries``: their names and stats, in order; ``read(i)``: the bytes
+        (``entries``: the directory's listing, :meth:`GameDirectory.message_entries`,
+        in order; ``read(i)``: the bytes
         of the i-th) and what it covers, if everything it depends on matches;
         else None.  ``game_for(transcript)`` gives the game object the files
         are played with."""
@@ -420,9 +436,9 @@ class Checkpoints:
             count = head["count"]
             if head.get("format") != FORMAT or not isinstance(count, int) or not 0 < count <= len(entries):
                 return None
-            stamps = Stamps(entries[:count])
+            stamps = Stamps.of_entries(entries[:count])
             if head["stamps"] != stamps.hexdigest():  # a file touched: its bytes decide
-                if head["files"] != files_digest([(entries[i][0], read(i)) for i in range(count)]):
+                if head["files"] != files_digest([(entries[i][2], read(i)) for i in range(count)]):
                     return None
             key = self._key(identity, str(head["game"]))
             body = ChaCha20Poly1305(key).decrypt(nonce, sealed, header)
@@ -443,9 +459,10 @@ class Checkpoints:
             return None  # the files' own load says why
         if header != self._header(game, replay.transcript, head["files"], count, head["stamps"]):
             return None  # another game version, ruleset or pbem code: replay from the files
-        replay.transcript.messages.bind(Path(directory), [name for name, _ in entries[:count]])
+        replay.transcript.messages.bind(Path(directory), stamps.names)
         packed = replay.transcript.chain_values  # one bytes in the checkpoint: 32 a message
-        replay.transcript.chain_values = [packed[i:i + 32] for i in range(0, len(packed), 32)]
+        ends = range(32, len(packed) + 32, 32)
+        replay.transcript.chain_values = list(map(packed.__getitem__, map(slice, range(0, len(packed), 32), ends)))
         return copy_of(replay, game=game, state=replay.base.state), Covered(count, head["files"], stamps)
 
     def forget(self, directory: str | os.PathLike[str]) -> None:

@@ -17,7 +17,7 @@ from typing import Iterator
 
 from pbem.errors import InputError, IntegrityError, UsageError
 
-FILE_RE = re.compile(r"^(\d{4})-([A-Za-z][A-Za-z0-9_-]*)\.pbem$")
+FILE_RE = re.compile(r"^([0-9]{4})-([A-Za-z][A-Za-z0-9_-]*)\.pbem$")  # ASCII digits: "٠٠٠٠" is no seq
 LOCK_NAME = ".pbem.lock"
 _HELD: set[Path] = set()  # the game directories whose lock this process holds
 
@@ -75,9 +75,12 @@ class GameDirectory:
         """``(seq, side, path)`` of every message file, by seq."""
         return [(seq, side, self.path / name) for seq, side, name, _ in self.message_entries()]
 
-    def message_entries(self) -> list[tuple[int, str, str, os.stat_result]]:
+    def message_entries(self, *, duplicates: bool = False) -> list[tuple[int, str, str, os.stat_result]]:
         """``(seq, side, file name, stat)`` of every message file, by seq (one
-        directory scan; the stat is what a replay checkpoint compares)."""
+        directory scan; the stat is what a replay checkpoint compares).  Two
+        files for one seq are an IntegrityError unless ``duplicates`` (verify
+        reads both: two signed versions of a message are the proof of
+        equivocation, docs/protocol.md 8)."""
         if not self.path.is_dir():
             return []
         match, listed = FILE_RE.match, os.listdir(self.path)
@@ -88,19 +91,19 @@ class GameDirectory:
                 if name.startswith(".tmp-"):
                     with contextlib.suppress(OSError):
                         os.unlink(self.path / name)
-        names = sorted(name for name in listed if match(name))  # by seq, then side (NNNN-SIDE)
-        found = []
+        names = sorted(filter(match, listed))  # by seq, then side (NNNN-SIDE)
+        found: list[tuple[int, str, str, os.stat_result]] = []
+        add, stat = found.append, os.stat  # one stat a file, the part that grows with the game: kept lean
         fd = os.open(self.path, os.O_RDONLY)
         try:
             for name in names:
                 try:
-                    stat = os.stat(name, dir_fd=fd)
+                    add((int(name[:4]), name[5:-5], name, stat(name, dir_fd=fd)))
                 except FileNotFoundError:  # removed while listing
                     continue
-                found.append((int(name[:4]), name[5:-5], name, stat))
         finally:
             os.close(fd)
-        if len({item[0] for item in found}) != len(found):
+        if not duplicates and len({item[0] for item in found}) != len(found):
             dup = next(a[0] for a, b in zip(found, found[1:]) if a[0] == b[0])
             raise IntegrityError(f"{self.path}: two files for message {dup:04d}")
         return found

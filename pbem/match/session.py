@@ -31,6 +31,7 @@ from pbem.errors import (
 from pbem.match.directory import GameDirectory, message_name
 from pbem.engine.history import newest
 from pbem.match.replay import Replay, actions_for, apply_message, extend, replay
+from pbem.match.summary import Finding, check_files, claimed_in, compare, events_of, message_summary, summary_of
 from pbem.protocol import sealed
 from pbem.protocol.chain import HashChain, chain_seed
 from pbem.protocol.message import FORMAT_VERSION, SignedMessage, sign_body
@@ -87,10 +88,9 @@ def read_messages(paths: Iterable[Path], read: Mapping[Path, bytes] | None = Non
     bytes already read, by path."""
     found = []
     for path in paths:
-        try:
-            data = read[path] if read and path in read else Path(path).read_bytes()
-        except OSError as err:
-            raise InputError(f"cannot read {path}: {err.strerror}") from err
+        from pbem.protocol.limits import read_input
+
+        data = read[path] if read and path in read else read_input(path)
         from pbem.mail import scan as mail_scan
 
         if mail_scan.looks_like_mail(data) or mail_scan.looks_like_mbox(data):
@@ -247,7 +247,7 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
     checkpoints = Checkpoints.of(identity) if identity is not None else None
     kept = None
     if checkpoints:
-        kept = checkpoints.restore(gamedir.path, [(name, st) for _, _, name, st in entries], read, identity, _game_for)
+        kept = checkpoints.restore(gamedir.path, entries, read, identity, _game_for)
     restored, covered = kept if kept else (None, Covered(0, None, Stamps()))
     transcript = restored.transcript.copy() if restored else Transcript()
     new_files = []
@@ -264,7 +264,7 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
         if msg.seq != seq or msg.side != side:
             raise IntegrityError(f"{path.name} holds message {msg.seq:04d} by {msg.side} (renamed file?)")
     covered = Covered(len(transcript), files_digest(new_files, covered.digest),
-                      covered.stamps.extended((n, st) for _, _, n, st in entries[covered.count:]))
+                      covered.stamps.extended(Stamps.of_entries(entries[covered.count:])))
     game = restored.game if restored else _game_for(transcript)
     player = Player.of(identity, transcript) if identity is not None else None
     next_value = None
@@ -283,14 +283,14 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
 def keep_checkpoint(match: Match, identity: Any, written: Iterable[Path]) -> None:
     """Renew the replay checkpoint after a command wrote the message files
     ``written`` on top of those its load read (receive, play)."""
-    from pbem.match.checkpoint import Checkpoints, Covered, files_digest
+    from pbem.match.checkpoint import Checkpoints, Covered, Stamps, files_digest
 
     checkpoints = Checkpoints.of(identity)
     if checkpoints is None or match.covered is None:
         return
     written = list(written)
     digest = files_digest([(path.name, path.read_bytes()) for path in written], match.covered.digest)
-    stamps = match.covered.stamps.extended((path.name, path.stat()) for path in written)
+    stamps = match.covered.stamps.extended(Stamps.of_pairs([(path.name, path.stat()) for path in written]))
     covered = Covered(match.covered.count + len(written), digest, stamps)
     if covered.count == len(match.transcript):
         checkpoints.keep(match.directory.path, covered, match.replay, identity)
@@ -313,10 +313,6 @@ def _body(transcript: Transcript | None, game_id: str, seq: int, player_side: st
         "reveals": [],
         "sealed": "",
     }
-
-
-def summary_lines(game: str, seq: int, side: str, extra: Iterable[str] = ()) -> str:
-    return "\n".join([f"{game} game, message {seq:04d} from {side}", *extra])
 
 
 def store_with(store: Mapping[str, str], seals: Mapping[str, str]) -> dict[str, str]:
@@ -368,8 +364,8 @@ def new_game(
         "pbem_version": __version__,
     }
     msg = sign_body(identity, body)
-    build_transcript([msg])  # self-check before anything touches the disk
-    summary = summary_lines(game.name, 0, side, [f"proposal to {other} ({opponent.fingerprint})", f"game id {game_id}"])
+    transcript = build_transcript([msg])  # self-check before anything touches the disk
+    summary = message_summary(game, transcript, 0)
     with gamedir.lock():
         return gamedir.write_message(0, side, msg.armored(summary))
 
@@ -381,6 +377,7 @@ def join_game(
     orders: Mapping[str, Any] | None = None,
     joined: str | Path | None = None,
     trust: Callable[[Any, Transcript], None] | None = None,
+    warn: Callable[[Finding], None] | None = None,
 ) -> tuple[Path, Transcript]:
     """Accept a proposal: verify message 0, write it and message 1 (which may
     carry the joiner's first orders, e.g. a setup).  The data message 0 pins
@@ -388,7 +385,9 @@ def join_game(
     that records the games joined here (the keystore's): a game is joined
     once, since a second message 1 would be a fork the proposer could choose
     from.  ``trust(key, transcript)`` sees the proposer's key before anything
-    is written and raises to refuse it (trust on first use, DESIGN 4.1)."""
+    is written and raises to refuse it (trust on first use, DESIGN 4.1).
+    Message 0 is stored with the summary pbem writes for it; ``warn`` is
+    told if the proposal's unsigned summary said something else."""
     found = read_messages([Path(proposal)])
     transcript = build_transcript([found[0][1]])
     record = Path(joined) / transcript.game if joined is not None else None
@@ -410,11 +409,15 @@ def join_game(
         trust(transcript.keys[transcript.messages[0].side], transcript)
     match = Match(gamedir, transcript, game, player, replay(game, transcript))
     draft, result = compose_all(match, orders or {})
-    events = [e.sentence() for s, e in result.events if s == 1]
-    summary = summary_lines(transcript.setup["module"], 1, my_side, ["accepts the proposal", *events])
+    summary = summary_of(result, 1)
+    first = message_summary(game, transcript, 0)
     with gamedir.lock():
-        gamedir.write_message(0, transcript.messages[0].side, found[0][1].armored(_summary_of(Path(proposal).read_text("utf-8", "replace"))))
+        stored = gamedir.write_message(0, transcript.messages[0].side, found[0][1].armored(first))
         path = gamedir.write_message(1, my_side, draft.armored(summary))
+    claimed = claimed_in([proposal]).get(found[0][1].body_bytes)
+    finding = compare(stored.name, 0, claimed[1], first, replaced=True) if claimed else None
+    if finding is not None and warn is not None:
+        warn(finding)
     if record is not None:
         from pbem.util.atomicfile import replace as write_whole
 
@@ -441,10 +444,13 @@ def install_proposal_data(proposal: str | Path, data: str | Path) -> tuple[Any, 
     return datasets.install(module, data)
 
 
-def start_from(directory: str | Path, first: SignedMessage, identity: Any, summary: str = "") -> Match:
+def start_from(directory: str | Path, first: SignedMessage, identity: Any, summary: str = "",
+               warn: Callable[[Finding], None] | None = None) -> Match:
     """Begin a game directory again from a copy of its message 0 (a player
     restoring a game from their mailbox): verified, addressed to ``identity``,
-    with the data it pins at hand; the rest is imported with :func:`receive`."""
+    with the data it pins at hand; the rest is imported with :func:`receive`.
+    It is stored with the summary pbem writes for it; ``warn`` is told if
+    ``summary``, the unsigned one it came with, said something else."""
     transcript = build_transcript([first])
     if transcript.side_for_key(identity.public.fingerprint) is None:
         raise UsageError(f"game {first.game[:12]}... is not yours: neither of its keys is {identity.public.fingerprint}")
@@ -453,8 +459,12 @@ def start_from(directory: str | Path, first: SignedMessage, identity: Any, summa
     if gamedir.path.exists() and any(gamedir.path.iterdir()):
         raise UsageError(f"{gamedir.path} is not empty; restore a game into a new directory")
     gamedir.path.mkdir(parents=True, exist_ok=True)
+    written = message_summary(game, transcript, 0)
     with gamedir.lock():
-        gamedir.write_message(0, first.side, first.armored(summary))
+        stored = gamedir.write_message(0, first.side, first.armored(written))
+    finding = compare(stored.name, 0, summary, written, replaced=True)
+    if finding is not None and warn is not None:
+        warn(finding)
     return Match(gamedir, transcript, game, Player.of(identity, transcript), replay(game, transcript))
 
 
@@ -471,24 +481,20 @@ def proposal_match(proposal: str | Path, identity: Any) -> Match:
                  replay(game, transcript))
 
 
-def _summary_of(text: str) -> str:
-    from pbem.protocol.message import BEGIN
-
-    lines = []
-    for line in text.replace("\r\n", "\n").split("\n"):
-        line = line.lstrip("> ").rstrip()
-        if line == BEGIN:
-            break
-        if line.startswith("| "):
-            lines.append(line[2:])
-    return "\n".join(lines)
-
-
 @dataclass
 class ReceiveResult:
     imported: list[Path]
     match: Match
     had: list[int] = field(default_factory=list)  # messages given that were already here, byte for byte
+    findings: list[Finding] = field(default_factory=list)  # unsigned summaries that said something else
+
+
+def _seq_of(item: tuple[Path, SignedMessage]) -> int:
+    path, msg = item
+    try:
+        return msg.seq
+    except IntegrityError as err:
+        raise IntegrityError(f"{path.name}: {err}") from None
 
 
 def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -> ReceiveResult:
@@ -499,10 +505,17 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
     signature is checked against your key in message 0, so it can only be
     yours, and it is byte for byte the message your opponent received.  A
     message you already hold, byte for byte, is skipped (``had``): receiving
-    it again changes nothing."""
+    it again changes nothing.
+
+    Each message is stored with the summary pbem writes for it
+    (:mod:`pbem.match.summary`), not the unsigned one it came with; where
+    that one said something else, the first difference is a finding."""
     gamedir = GameDirectory(directory)
     gamedir.require_any()  # before the lock, which would make the directory
-    incoming = sorted(read_messages([Path(f) for f in files]), key=lambda item: item[1].seq)
+    files = [Path(f) for f in files]
+    incoming = sorted(read_messages(files), key=_seq_of)
+    claims = claimed_in(files)
+    findings: list[Finding] = []
     imported: list[Path] = []
     had: list[int] = []
     with gamedir.lock():
@@ -520,11 +533,16 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
             trial = transcript.extended(msg)
             next_value = match.player.next_value(len(trial)) if trial.side_of(len(trial)) == match.player.side else None
             result = extend(match.replay, trial, next_value=next_value)
-            imported.append(gamedir.write_message(seq, msg.side, msg.armored(_summary_of(path.read_text("utf-8", "replace")))))
+            written = summary_of(result, seq)
+            stored = gamedir.write_message(seq, msg.side, msg.armored(written))
+            imported.append(stored)
+            finding = compare(stored.name, seq, claims.get(msg.body_bytes, (path, ""))[1], written, replaced=True)
+            if finding is not None:
+                findings.append(finding)
             match = Match(gamedir, trial, match.game, Player.of(identity, trial), result, covered)
         if imported:
             keep_checkpoint(match, identity, imported)
-    return ReceiveResult(imported, match, had)
+    return ReceiveResult(imported, match, had, findings)
 
 
 @dataclass
@@ -542,8 +560,8 @@ def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Pla
         match = load(gamedir.path, identity, keep=False)
         draft, result = compose_all(match, orders)
         seq = len(match.transcript)
-        events = [e for _, e in newest(result.events, lambda item: item[0] == seq)]
-        summary = summary_lines(match.game.name, seq, match.player.side, [e.sentence() for e in events])
+        events = events_of(result, seq)
+        summary = message_summary(match.game, result.transcript, seq, events)
         path = gamedir.write_message(seq, match.player.side, draft.armored(summary))
         played = Match(gamedir, result.transcript, match.game, match.player, result, match.covered)
         keep_checkpoint(played, identity, [path])
@@ -690,7 +708,7 @@ def compose(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Rep
         if store:
             blob = sealed.seal_store(player.secret, transcript.game, body["author"], seq, store)
             body["sealed"] = base64.b64encode(blob).decode("ascii")
-        draft = sign_body(player.identity, body)
+        draft = _signed_within_limits(transcript, player, body)
         trial = transcript.extended(draft)
         after = _state_before_check(game, match, trial, seq)
         demanded = [
@@ -703,9 +721,23 @@ def compose(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Rep
     state, _ = apply_message(game, match.replay.state, actions_for(trial, seq), seq, player.side)
     if closing or parsed.ends_game or game.is_over(state) or contract.is_ending(game, state):
         body["secret"] = player.secret.hex()
-        draft = sign_body(player.identity, body)
+        draft = _signed_within_limits(transcript, player, body)
         trial = transcript.extended(draft)
     return draft, extend(match.replay, trial)
+
+
+def _signed_within_limits(transcript: Transcript, player: Player, body: dict[str, Any]) -> SignedMessage:
+    """``body`` signed, once it is within the protocol's limits (docs/protocol.md
+    12): a message the opponent's pbem would refuse is never written."""
+    from pbem.protocol import limits
+
+    if limits.message_count_problem(body["seq"]):
+        raise UsageError(f"{limits.message_count_problem(body['seq'])}: the game cannot go on")
+    before = sum(1 for owner, _ in transcript.commitments if owner == player.side)
+    problem = limits.body_problem(body) or limits.game_commitments_problem(player.side, before, len(body["commitments"]))
+    if problem:
+        raise InputError(f"message {body['seq']:04d} would break a protocol limit: {problem}")
+    return sign_body(player.identity, body)
 
 
 # --------------------------------------------------------------------------- verification
@@ -717,10 +749,11 @@ class VerifyReport:
     replay: Replay
     audited: bool
     problems: list[str]
+    warnings: list[Finding] = field(default_factory=list)  # unsigned summaries that say something else
 
     @property
     def ok(self) -> bool:
-        return not self.problems
+        return not self.problems  # a warning is not a failure: summaries are not signed
 
 
 def collect(paths: Iterable[str | Path]) -> list[SignedMessage]:
@@ -731,14 +764,18 @@ def collect(paths: Iterable[str | Path]) -> list[SignedMessage]:
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            for seq, side, path in GameDirectory(p).require():
-                files.append(path)
-                named[path] = (seq, side)
+            gamedir = GameDirectory(p)
+            gamedir.require_any()
+            for seq, side, name, _ in gamedir.message_entries(duplicates=True):
+                files.append(gamedir.path / name)
+                named[gamedir.path / name] = (seq, side)
         elif p.exists():
             files.append(p)
         else:
             raise InputError(f"{p}: no such file or directory")
     by_seq: dict[int, SignedMessage] = {}
+    origin: dict[int, Path] = {}
+    misnamed: IntegrityError | None = None
     found = read_messages(files)
     first = Transcript()
     for _, msg in found:
@@ -757,15 +794,19 @@ def collect(paths: Iterable[str | Path]) -> list[SignedMessage]:
         except IntegrityError as err:
             raise IntegrityError(f"{path.name}: {err}") from err
         side = msg.body.get("side")  # unchecked yet: a damaged one is reported by the signature check
-        if path in named and isinstance(side, str) and named[path] != (seq, side):
-            raise IntegrityError(f"{path.name} holds message {seq:04d} by {side}: renamed or swapped files")
-        if seq in by_seq:
-            other = by_seq[seq]
+        if seq in by_seq:  # before the file names: two signed versions are a proof, whatever the files are called
+            other, where = by_seq[seq], origin[seq]
             if other.body_bytes == msg.body_bytes:
-                raise IntegrityError(f"message {seq:04d} appears twice ({path.name}): a duplicate or replay")
+                raise IntegrityError(f"message {seq:04d} appears twice ({where.name} and {path.name}): "
+                                     f"a duplicate or replay")
             _check_same_author(other, msg, first if first.messages else None)
-            raise IntegrityError(f"two different messages claim seq {seq:04d} ({path.name})")
-        by_seq[seq] = msg
+            raise IntegrityError(f"two different messages claim seq {seq:04d} ({where.name} and {path.name}), "
+                                 f"not both signed by one player")
+        if path in named and isinstance(side, str) and named[path] != (seq, side) and misnamed is None:
+            misnamed = IntegrityError(f"{path.name} holds message {seq:04d} by {side}: renamed or swapped files")
+        by_seq[seq], origin[seq] = msg, path
+    if misnamed is not None:  # after every file is read: a second version in a misnamed file is still the proof
+        raise misnamed
     return [by_seq[s] for s in sorted(by_seq)]
 
 
@@ -779,7 +820,10 @@ def verify(
     """Check every signature, link, chain value, reveal and die; with
     ``audit``, every hidden fact too.  Raises on the first broken link.
     ``progress(done, total, label)`` is told of each message checked;
-    ``data``: directories that may hold the data message 0 pins."""
+    ``data``: directories that may hold the data message 0 pins.  Each
+    file's unsigned summary is compared with what its message says
+    (``warnings``)."""
+    paths = list(paths)
     messages = collect(paths)
     transcript = Transcript()
     for done, msg in enumerate(messages, 1):
@@ -796,7 +840,7 @@ def verify(
             problems += list(game.audit(result.state, stores)) if isinstance(game, contract.Audit) else []
         if not game.is_over(result.state):
             problems.append("the game is not over: an audit needs both closing messages")
-    return VerifyReport(transcript, result, audit, problems)
+    return VerifyReport(transcript, result, audit, problems, check_files(paths, result))
 
 
 def _final_stores(transcript: Transcript) -> dict[str, dict[str, str]]:

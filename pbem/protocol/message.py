@@ -44,7 +44,9 @@ _B64 = re.compile(r"^[A-Za-z0-9+/=]*$")
 _HEX = re.compile(r"^[0-9a-f]*$")
 
 
-def _clean_lines(text: str) -> list[str]:
+def clean_lines(text: str) -> list[str]:
+    """``text``'s lines as pbem reads armour and summaries: any line end, mail
+    quoting (``>``) and surrounding blanks removed."""
     return [_QUOTE.sub("", line).strip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
 
 
@@ -54,8 +56,9 @@ def _b64(lines: list[str], what: str) -> bytes:
         raise IntegrityError(f"armour: {what} contains characters that are not base64")
     try:
         return base64.b64decode(joined, validate=True)
-    except (binascii.Error, ValueError) as err:
-        raise IntegrityError(f"armour: {what} is not valid base64 ({err})") from err
+    except (binascii.Error, ValueError):  # Python says "Incorrect padding" and the like
+        raise IntegrityError(f"armour: {what} is not valid base64: {len(joined):,} characters with their '=' "
+                             f"padding do not make whole groups of four (a line lost or cut?)") from None
 
 
 MAX_BODY_BYTES = 1 << 20  # docs/protocol.md 3.2: a hostile message cannot make the receiver crawl
@@ -83,7 +86,7 @@ class SignedMessage:
         """Every armoured message in ``text`` (an email body may hold several)."""
         if isinstance(text, bytes):
             text = text.decode("utf-8", errors="replace")
-        lines = _clean_lines(text)
+        lines = clean_lines(text)
         found: list[SignedMessage] = []
         i = 0
         while i < len(lines):
@@ -100,11 +103,13 @@ class SignedMessage:
                 if state == "body":  # refuse a huge block before decoding it (protocol 3.2: bodies <= 1 MiB)
                     body_chars += len(line)
                     if body_chars > MAX_BODY_B64:
-                        raise IntegrityError(f"{source}: armour: the body is over {MAX_BODY_BYTES} bytes")
+                        raise IntegrityError(f"{source}: armour: the body's base64 is over {MAX_BODY_B64:,} "
+                                             f"characters, a body over {MAX_BODY_BYTES:,} bytes (docs/protocol.md 12)")
                 elif state == "sig":
                     sig_chars += len(line)
                     if sig_chars > MAX_SIGNATURE_B64:
-                        raise IntegrityError(f"{source}: armour: the signature block is over {MAX_SIGNATURE_B64} characters")
+                        raise IntegrityError(f"{source}: armour: the signature block is over {MAX_SIGNATURE_B64:,} "
+                                             f"characters (docs/protocol.md 12)")
                 if line == END:
                     break
                 if state == "body" and line == SIG_BEGIN:

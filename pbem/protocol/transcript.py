@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import AuthenticityError, HiddenInfoError, IdentityError, IntegrityError, VerificationError
-from pbem.protocol.limits import MAX_ORDERS
+from pbem.protocol import limits
 from pbem.protocol import sealed
 from pbem.protocol.chain import HashChain, chain_seed, check_link
 from pbem.protocol.keys import PublicKey
@@ -158,8 +158,14 @@ class Transcript:
             raise IntegrityError(f"{_name(m)}: body {what}")
         if "fresh" in body and (m != 1 or not isinstance(body["fresh"], str) or not FRESH.match(body["fresh"])):
             raise IntegrityError(f"{_name(m)}: 'fresh' belongs in message 0001 only, as 32 lowercase hex digits")
-        if len(msg.field("orders", list, required=False) or ()) > MAX_ORDERS:
-            raise IntegrityError(f"{_name(m)}: {len(body['orders'])} orders; at most {MAX_ORDERS} in one message")
+        msg.field("orders", list, required=False)
+        problem = limits.body_problem(body) or limits.message_count_problem(m)  # before anything of it is used
+        if problem:
+            raise IntegrityError(f"{_name(m)}: {problem}")
+        if self.secrets and (body["orders"] or body["commitments"]):  # protocol 7.6, for every game's engine
+            opened = ", ".join(sorted(self.secrets))
+            raise IntegrityError(f"{_name(m)}: {opened} published its per-game secret, so the game is closing: a "
+                                 f"closing message carries reveals only, no orders or commitments (protocol 7.6)")
         if m == 0 and (msg.field("orders", list) or msg.field("reveals", list)):
             raise IntegrityError(
                 "message 0000 may carry no orders or reveals: dice it declared would be keyed by the joiner's "
@@ -257,6 +263,11 @@ class Transcript:
 
     def _check_hidden(self, msg: SignedMessage, m: int, side: str) -> None:
         commitments = msg.field("commitments", dict)
+        if commitments:
+            before = sum(1 for owner, _ in self.commitments if owner == side)  # at most the limit: no history scan
+            problem = limits.game_commitments_problem(side, before, len(commitments))
+            if problem:
+                raise IntegrityError(f"{_name(m)}: {problem}")
         for slot, hexvalue in commitments.items():
             if not SLOT.fullmatch(slot):  # docs/protocol.md 7.2: either side's, before anything is kept of it
                 raise IntegrityError(f"{_name(m)}: slot name {slot[:80]!r} is not 1-64 characters of letters, digits, "

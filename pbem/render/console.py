@@ -158,6 +158,7 @@ def report_json(report: Any) -> dict[str, Any]:
         "pending_dice": len(report.replay.pending),
         "over": report.replay.over,
         "problems": report.problems,
+        "warnings": [f.to_json() for f in getattr(report, "warnings", ())],
     }
 
 

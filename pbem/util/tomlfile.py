@@ -14,6 +14,7 @@ separated by a blank line."""
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any, Mapping
 
 from pbem.errors import InputError
@@ -32,6 +33,11 @@ def parse(raw: bytes, label: str, error: type[InputError] = InputError) -> tuple
         return text, tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as err:
         raise error(f"{label}: not valid TOML: {err}") from err
+    except ValueError:  # Python's own limit on the digits of an integer, met while converting one
+        raise error(f"{label}: an integer with more than {sys.get_int_max_str_digits():,} digits; "
+                    f"no game needs one") from None
+    except RecursionError:
+        raise error(f"{label}: arrays or tables nested too deeply to read") from None
 
 
 def read(path: str | os.PathLike[str]) -> dict[str, Any]:

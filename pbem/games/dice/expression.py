@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from pbem.errors import InputError
 
-_TERM = re.compile(r"([+-]?)\s*(?:(\d*)[dD](\d+)|(\d+))")
+_TERM = re.compile(r"([+-]?)\s*(?:(\d*)[dD](\d+)|(\d+))", re.ASCII)  # ASCII digits and spaces only
 _ATOM = r"(?:\d*[dD]\d+|\d+)"
-_EXPRESSION = re.compile(rf"^\s*[+-]?\s*{_ATOM}(?:\s*[+-]\s*{_ATOM})*\s*$")
+_EXPRESSION = re.compile(rf"^\s*[+-]?\s*{_ATOM}(?:\s*[+-]\s*{_ATOM})*\s*$", re.ASCII)
 MAX_DICE, MAX_SIDES = 100, 1000  # per expression: dice in all its terms; faces of one die
 MAX_CONSTANT, MAX_TEXT = 10**6, 100
 

@@ -9,7 +9,8 @@ Orders (TOML ``[[order]]`` tables with a ``type``):
 ``reveal`` ``slot = "ambush"`` (dice.reveal)
 ``end``    ends the game; the opponent's reply closes it (dice.end)
 
-Rule ids cited in errors are the sections of docs/games/dice.md.
+The wire format of its orders and the grammar of its dice are in
+docs/protocol.md 6.5; rule ids cited in errors name the order kinds above.
 """
 
 from __future__ import annotations
