@@ -184,18 +184,23 @@ def test_message_signed_by_a_third_key(pending, tmp_path, eve):
     refused(a, claims_eve, 1, f"signed by {eve.public.fingerprint}, which is not a player of this game")
 
 
-def test_equivocation_two_different_messages_same_seq(pending, tmp_path):
+def played_twice(pending, tmp_path) -> tuple:
+    """bob cheats: ann holds his 0003 (kept, a copy); he deletes it and plays
+    0003 again with other orders.  Returns (ann, kept, the second version)."""
     a, b, first = pending
     kept = tmp_path / "first-0003.pbem"
     shutil.copy(first, kept)
     assert a.run("receive", a.game, kept).exit_code == 0
-    # bob cheats: deletes his 0003 and plays it again with other orders
     first.unlink()
     orders = tmp_path / "other.toml"
     orders.write_text('[[order]]\ntype = "roll"\ndice = "1d6"\n')
     r = b.run("play", b.game, "--orders", orders)
-    assert r.exit_code == 0
-    second = last_line(r.output)
+    assert r.exit_code == 0, r.output
+    return a, kept, last_line(r.output)
+
+
+def test_equivocation_two_different_messages_same_seq(pending, tmp_path):
+    a, kept, second = played_twice(pending, tmp_path)
     refused(a, second, 1, "equivocation", "0003", "proof of cheating")
     r = a.run("verify", kept, second, *sorted(a.game.glob("000[0-2]*.pbem")))
     assert r.exit_code == 1 and "equivocation" in r.output
@@ -206,14 +211,7 @@ def test_verify_dir_proves_equivocation_from_a_directory_holding_both_versions(p
     """Issue 18: both signed versions of bob's 0003 in one directory -- the
     second under another side's name, or appended to the same file -- are
     the proof of equivocation `verify FILES` gives, not "two files"."""
-    a, b, first = pending
-    kept = tmp_path / "first-0003.pbem"
-    shutil.copy(first, kept)
-    assert a.run("receive", a.game, kept).exit_code == 0
-    first.unlink()
-    orders = tmp_path / "other.toml"
-    orders.write_text('[[order]]\ntype = "roll"\ndice = "1d6"\n')
-    second = last_line(b.run("play", b.game, "--orders", orders).output)
+    a, _, second = played_twice(pending, tmp_path)
     evidence = tmp_path / "evidence"
     shutil.copytree(a.game, evidence, ignore=shutil.ignore_patterns(".*"))
     target = evidence / other_name
