@@ -282,7 +282,7 @@ def test_restoring_refuses_two_different_proposals_with_one_game_id(started, tmp
 
 def test_maildir_mail_of_one_second_is_read_in_delivery_order():
     """Maildir names carry microseconds unpadded: M99999 came after M123456 when compared as text."""
-    from pbem.mail.scan import _delivery_order
+    from pbem.mail.scan import delivery_order
 
     names = ["1700000000.M123456P1Q2.host", "1700000000.M99999P1Q1.host", "1699999999.M5P1Q9.host"]
-    assert sorted(names, key=_delivery_order) == [names[2], names[1], names[0]]
+    assert sorted(names, key=delivery_order) == [names[2], names[1], names[0]]

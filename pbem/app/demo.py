@@ -45,6 +45,16 @@ class DemoReport:
     verify: session.VerifyReport
     logs_agree: bool
     final: session.Match
+    by_hand: int = 0  # messages that need a player even with pbem watch (the rest decide nothing)
+
+    @property
+    def watched(self) -> str:
+        """What ``pbem watch`` would have spared the players, in words."""
+        turns = getattr(self.final.replay.state, "turn", None)
+        per_turn = (f": {self.by_hand / turns:.1f} a game turn by hand instead of {self.messages / turns:.1f}"
+                    if isinstance(turns, int) and turns > 0 else "")
+        return (f"with pbem watch, {self.by_hand} of these {self.messages} messages need a player and "
+                f"{self.messages - self.by_hand} are written and sent by the other's machine{per_turn}")
 
     @property
     def over(self) -> bool:
@@ -137,7 +147,10 @@ def play_by_email(directory: Path, game: str, script: DemoScript,
     orders = orders_of(proposal, joiner[2], 1)
     path, _ = session.join_game(send(first), dirs[joiner[0]], players[joiner[0]], orders)
     received = session.receive(dirs[proposer[0]], [send(path)], players[proposer[0]])
+    from pbem.app.watch import decisions_of
+
     count, match = 2, received.match
+    by_hand = 2  # the proposal and the join decide the game
     shown = len(match.replay.events)  # each recipient's event list extends the last one's
     progress(f"{joiner[0]} ({joiner[2]}) joins: {path.name}" + describe(match, [e for _, e in match.replay.events]))
     while not match.closed:
@@ -147,6 +160,7 @@ def play_by_email(directory: Path, game: str, script: DemoScript,
         side = match.transcript.side_of(seq)
         author = names[side]
         orders = orders_of(match, side, seq)  # the author received the last message: this is its copy
+        by_hand += bool(decisions_of(match))
         result = session.play(dirs[author], players[author], orders)
         count += 1
         received = session.receive(dirs[other(author)], [send(result.path)], players[other(author)])
@@ -162,4 +176,4 @@ def play_by_email(directory: Path, game: str, script: DemoScript,
     progress(f"both game directories verified with --audit; {count} messages"
              + ("" if agree else ": THEY DISAGREE"))
     final = session.load(dirs[joiner[0]], players[joiner[0]])
-    return DemoReport(directory, game, count, reports[0], agree, final)
+    return DemoReport(directory, game, count, reports[0], agree, final, by_hand)

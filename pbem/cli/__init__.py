@@ -992,6 +992,7 @@ def demo(game: str | None, directory: str | None) -> None:
         else:
             render.print_rolls(out, report.verify.replay, title="Rolls in the demo game")
         render.print_report(out, report.verify)
+        out.print(report.watched, markup=False, highlight=False)
         return report
 
     if directory:

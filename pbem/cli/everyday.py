@@ -375,6 +375,8 @@ def html(directory: str, path: str, spectator: bool) -> None:
     click.echo(path)
 
 
-COMMANDS = (import_mail, mail, orders, status, html)
+from pbem.cli.watch import watch  # noqa: E402 - beside the others it registers
+
+COMMANDS = (import_mail, mail, orders, status, html, watch)
 
 __all__ = ["COMMANDS", "register"]

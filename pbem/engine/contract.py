@@ -192,6 +192,34 @@ def is_ending(game: Any, state: Any) -> bool:
     return isinstance(game, Ending) and game.is_ending(state)
 
 
+@runtime_checkable
+class Decisions(Protocol):
+    """What ``side``'s next message would decide in ``state``, in words
+    citing the rule (``"your Japanese Movement Phase (7.0)"``); empty when it
+    decides nothing -- it only reveals what the rules demand and keys the
+    dice with its chain value, every question answered by a standing
+    instruction.  ``pbem watch`` answers such a message by itself; a game
+    that does not say is asked about every message but the closing one."""
+
+    def decisions(self, state: Any, side: str) -> Sequence[str]: ...
+
+
+def decisions_for(game: Any, state: Any, side: str, *, closing: bool) -> tuple[str, ...]:
+    """:class:`Decisions` of ``game``, conservatively: a closing message
+    (the game over or ending: reveals only, 7.6 of docs/protocol.md) decides
+    nothing; a game without the capability decides in every other message;
+    and every :class:`~pbem.engine.machine.DecisionDue` of ``side`` is a
+    decision whatever the game says."""
+    from pbem.engine.machine import DecisionDue, describe_awaited
+
+    if closing:
+        return ()
+    asked = [describe_awaited(a) for a in game.awaiting(state) if isinstance(a, DecisionDue) and a.side == side]
+    own = list(game.decisions(state, side)) if isinstance(game, Decisions) else [
+        f"your orders ({type(game).__name__} does not say which of its messages need none)"]
+    return tuple(dict.fromkeys(own + asked))
+
+
 # --------------------------------------------------------------------------- orders templates
 
 

@@ -253,13 +253,13 @@ def blocks_in_maildir(path: Path) -> Scan:
 
     box = mailbox.Maildir(str(path), factory=None, create=False)
     scan = Scan()
-    keys = sorted(box.keys(), key=_delivery_order)
+    keys = sorted(box.keys(), key=delivery_order)
     for number, data in _mailbox_messages(box, keys, scan, path.name):
         scan.extend(blocks_in_mail(data, f"{path.name} #{number}"))
     return scan
 
 
-def _delivery_order(key: str) -> tuple[float, int, int, str]:
+def delivery_order(key: str) -> tuple[float, int, int, str]:
     """Maildir names are ``SECONDS.M<microseconds>P<pid>Q<counter>.host`` (or
     ``SECONDS.<anything>``): order by the seconds, then the microseconds and
     the counter as numbers (``M99999`` before ``M123456``), then the name."""

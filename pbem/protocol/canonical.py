@@ -96,8 +96,9 @@ def decode(data: bytes) -> Any:
     except _Refused as err:
         raise IntegrityError(f"message body: {err}") from None
     except json.JSONDecodeError as err:
+        said = err.msg.removesuffix(" at")  # json's "Invalid control character at"
         raise IntegrityError(f"message body is not canonical JSON (at offset {err.pos}: "
-                             f"{err.msg[:1].lower()}{err.msg[1:]})") from None
+                             f"{said[:1].lower()}{said[1:]})") from None
     except ValueError as err:
         raise IntegrityError(f"message body is not canonical JSON: {err}") from None
     except RecursionError:

@@ -43,13 +43,14 @@ def artillery_units(data: "AmbonData", state: AmbonState, side: str) -> list[Pie
     return [p for p in state.on_map(side) if not p.concealed and data.spec(p).artillery]
 
 
-def able_to_bombard(data: "AmbonData", state: AmbonState, side: str) -> list[str]:
-    """10.0: ``side``'s artillery-type units that may bombard some enemy unit now."""
+def able_to_bombard(data: "AmbonData", state: AmbonState, side: str, *, defensive: bool = False) -> list[str]:
+    """10.0: ``side``'s artillery-type units that may bombard some enemy unit
+    now (``defensive``: by 14.1, in the enemy's Combat Phase)."""
     able = []
     for unit in artillery_units(data, state, side):
         for target in state.on_map(other(side)):
             try:
-                check_bombardment(data, state, unit.id, target.id)
+                check_bombardment(data, state, unit.id, target.id, defensive=defensive)
             except IllegalOrderError:
                 continue
             able.append(unit.id)

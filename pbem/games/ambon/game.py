@@ -120,6 +120,30 @@ class AmbonGame:
     def awaiting(self, state: AmbonState) -> tuple[Any, ...]:
         return awaited.awaiting(self.data, state)
 
+    def decisions(self, state: AmbonState, side: str) -> tuple[str, ...]:
+        """What ``side``'s next message decides: its orders in a phase of its
+        own (5.0; the setups 4.1, 4.2), a defensive bombardment its artillery
+        could make in the enemy's Combat Phase (14.1, when in use), and every
+        question no standing instruction answers (11.1 support, 11.4 advance,
+        3.2 surrender).  Otherwise -- the opponent's phases, the recovery,
+        the supply check -- a message only keys dice and makes the reveals
+        the rules demand.  (A voluntary reveal, 13.1, is open in any message
+        and is never made for you: not revealing is no decision.)"""
+        from pbem.engine.machine import DecisionDue, describe_awaited
+        from pbem.games.ambon.sequence import COMBAT_PHASES, SPEC, other
+
+        spec = SPEC.get(state.phase)
+        phasing = phasing_side(state.phase)
+        found = [f"your {spec.title} ({spec.rule})"] if spec is not None and phasing == side else []
+        if state.option("14.1") and state.phase in COMBAT_PHASES and phasing == other(side):
+            from pbem.games.ambon.bombardment import able_to_bombard
+
+            able = able_to_bombard(self.data, state, side, defensive=True)
+            if able:
+                found.append(f"a defensive bombardment by {', '.join(able)} (14.1)")
+        found += [describe_awaited(a) for a in self.awaiting(state) if isinstance(a, DecisionDue) and a.side == side]
+        return tuple(found)
+
     def describe_roll(self, state: AmbonState, due: Any, values: tuple[int, ...] | None = None,
                       events: Sequence[Event] = ()) -> dict[str, Any] | None:
         """A die with its DRMs and the modified roll, once rolled

@@ -1,0 +1,464 @@
+"""``pbem watch``: your machine answers what needs no decision of yours (issue 19).
+
+Fair dice without a server cost round trips: a message's dice are keyed by
+the opponent's next message, and many messages decide nothing -- they key
+dice, make the reveals the rules demand, or answer questions the standing
+instructions already answer.  ``watch`` reads a mailbox (a Maildir folder,
+or IMAP), imports every new turn file of your games through the one receive
+path (every check; nothing lost), and then, for each game:
+
+* when the message owed by you decides nothing
+  (:func:`pbem.engine.contract.decisions_for`), it writes it with no orders
+  (``pbem play`` of an empty orders file: the owed reveals and the chain
+  value), signs it and sends it by SMTP;
+* otherwise it says what is awaited -- a log line, and the ``notify``
+  callback (a desktop or mail notification) once per message -- and leaves
+  the message to you.  It never answers a decision you did not pre-declare.
+
+Safe to run forever and to kill at any moment:
+
+* **mail** is spooled (``PBEM_HOME/watch/spool``, private) before it is
+  marked seen, and a spooled email is removed only once every turn file in
+  it is imported, held already or of a game not watched here; one that
+  arrives before the message it follows waits in the spool; one refused
+  (a forgery, a cheat) is kept in ``PBEM_HOME/watch/refused`` as evidence;
+* **answers** are journaled in the game directory (``.pbem-watch.json``)
+  before anything is written: ``answering`` before the message is composed,
+  ``pending`` once its email is in ``DIR/outbox``, cleared once sent.  After
+  a crash the journal says what was being done: a message already written
+  is sent (the same signed bytes, the same email), never composed again;
+  one not yet written is composed as if for the first time;
+* **one watch per game**: a non-blocking lock (``.pbem-watch.lock``) held
+  while a game is tended; a second watch skips the game and says so;
+* **errors** of the mail servers are retried with a bounded back-off
+  (:data:`BACKOFF`); ``once`` makes one pass (for cron) and reports them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterator, Protocol
+
+from pbem.errors import InputError, PbemError, VerificationError
+
+JOURNAL = ".pbem-watch.json"
+LOCK = ".pbem-watch.lock"
+BACKOFF = (5, 10, 20, 40, 80, 160, 300)  # seconds after consecutive failed passes; then 300 each
+DIRECTORY = "watch"
+
+
+class Source(Protocol):
+    """A mailbox (:class:`pbem.mail.maildir.MaildirSource`, :class:`pbem.mail.imap.ImapSource`)."""
+
+    name: str
+
+    def connect(self) -> None: ...
+
+    def fetch_new(self, seen: set[str]) -> list[tuple[str, bytes]]: ...
+
+    def wait(self, seconds: float) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+def decisions_of(match: Any) -> tuple[str, ...]:
+    """What the next message of ``match``'s player decides (empty: watch
+    writes it): :func:`pbem.engine.contract.decisions_for` of the position
+    the player sees, a closing message -- once a secret is published, the
+    game over or ending (docs/protocol.md 7.6) -- deciding nothing."""
+    from pbem.engine import contract
+
+    state = match.replay.state
+    closing = bool(match.transcript.secrets) or match.replay.over or contract.is_ending(match.game, state)
+    return contract.decisions_for(match.game, state, match.player.side, closing=closing)
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+
+
+# --------------------------------------------------------------------------- the spool
+
+
+class Spool:
+    """Mail fetched and not yet wholly imported (``PBEM_HOME/watch/``)."""
+
+    def __init__(self, home: Path, source_name: str):
+        self.root = home / DIRECTORY
+        self.folder = self.root / "spool"
+        self.refused = self.root / "refused"
+        self._seen_file = self.root / f"seen-{hashlib.sha256(source_name.encode()).hexdigest()[:16]}.txt"
+        self._seen: set[str] | None = None
+
+    def seen(self) -> set[str]:
+        """The idents of the source's messages spooled already (one a line, appended)."""
+        if self._seen is None:
+            try:
+                self._seen = set(self._seen_file.read_text("utf-8").split("\n")) - {""}
+            except FileNotFoundError:
+                self._seen = set()
+        return self._seen
+
+    def put(self, ident: str, data: bytes) -> Path:
+        """Keep ``data``, then mark ``ident`` seen: a crash between them spools it again, under the same name."""
+        from pbem.util.atomicfile import replace
+
+        path = self.folder / f"{time.time_ns():020d}-{hashlib.sha256(ident.encode()).hexdigest()[:16]}.eml"
+        self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        replace(path, data, parents=True, mode=0o600)
+        self.mark_seen(ident)
+        return path
+
+    def mark_seen(self, ident: str) -> None:
+        self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(self._seen_file, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            os.write(fd, (ident.replace("\n", " ") + "\n").encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        self.seen().add(ident)
+
+    def files(self) -> list[Path]:
+        """Spooled mail, in the order it was fetched."""
+        return sorted(self.folder.glob("*.eml")) if self.folder.is_dir() else []
+
+    def keep_refused(self, path: Path) -> Path:
+        self.refused.mkdir(mode=0o700, parents=True, exist_ok=True)
+        target = self.refused / path.name
+        os.replace(path, target)
+        return target
+
+
+# --------------------------------------------------------------------------- one game's journal and lock
+
+
+@dataclass
+class Journal:
+    """What ``watch`` was doing in one game (``DIR/.pbem-watch.json``)."""
+
+    answering: int | None = None  # about to compose this message
+    pending: int | None = None  # composed, its email in DIR/outbox, not yet sent
+    notified: int | None = None  # the message the player was last told is theirs to write
+
+    @classmethod
+    def load(cls, directory: Path) -> "Journal":
+        try:
+            doc = json.loads((directory / JOURNAL).read_text("utf-8"))
+        except (OSError, ValueError):
+            return cls()
+        if not isinstance(doc, dict):
+            return cls()
+        return cls(*(doc.get(k) if isinstance(doc.get(k), int) else None for k in ("answering", "pending", "notified")))
+
+    def save(self, directory: Path) -> None:
+        from pbem.util.atomicfile import replace
+
+        text = json.dumps({"answering": self.answering, "pending": self.pending, "notified": self.notified})
+        replace(directory / JOURNAL, text.encode("utf-8"))
+
+
+@contextlib.contextmanager
+def game_lock(directory: Path) -> Iterator[bool]:
+    """Hold ``directory``'s watch lock without waiting: yields False when another watch has it."""
+    import fcntl
+
+    fd = os.open(directory / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)
+
+
+# --------------------------------------------------------------------------- the watch
+
+
+@dataclass
+class Sending:
+    """How answers leave: by SMTP, with these settings and the password
+    (never stored).  ``send`` returns the line saying where it went."""
+
+    settings: Any  # pbem.mail.outbox.SmtpSettings
+    password: str | None = None
+
+    def send(self, outgoing: Any) -> str:
+        from pbem.mail import outbox
+
+        return outbox.send(outgoing, self.settings, self.password)
+
+
+@dataclass
+class PassReport:
+    """What one pass did."""
+
+    imported: list[str] = field(default_factory=list)  # message files
+    answered: list[str] = field(default_factory=list)  # message files written and sent by watch
+    awaiting: list[str] = field(default_factory=list)  # "DIR: what" for messages left to the player
+    errors: list[str] = field(default_factory=list)  # mail servers, sending: retried
+    refused: list[str] = field(default_factory=list)  # turn files that failed verification: evidence kept
+
+
+class Watch:
+    """Watch ``source`` for the games in ``directories`` (played with ``identity``)."""
+
+    def __init__(self, home: Path, identity: Any, directories: list[Path], source: Source, sending: Sending, *,
+                 log: Callable[[str], None] = print, notify: Callable[[str], None] | None = None):
+        self.home, self.identity, self.source, self.sending = Path(home), identity, source, sending
+        self.directories = [Path(d) for d in directories]
+        self.spool = Spool(self.home, source.name)
+        self._log, self.notify = log, notify
+        self.connected = False
+
+    def log(self, text: str) -> None:
+        self._log(f"{now()} {text}")
+
+    # ------------------------------------------------------------------ one pass
+
+    def run_pass(self) -> PassReport:
+        """Fetch, import, answer: once."""
+        report = PassReport()
+        self._fetch(report)
+        games = self._games()
+        self._import(games, report)
+        for directory in games.values():
+            self._tend(directory, report)
+        return report
+
+    def _fetch(self, report: PassReport) -> None:
+        from pbem.mail.outbox import MailError
+
+        try:
+            if not self.connected:
+                self.source.connect()
+                self.connected = True
+            for ident, data in self.source.fetch_new(self.spool.seen()):
+                if not data:
+                    self.log(f"{self.source.name}: message {ident} is over the 32 MiB pbem reads; skipped")
+                    self.spool.mark_seen(ident)
+                    continue
+                self.spool.put(ident, data)
+        except MailError as err:
+            self.connected = False
+            self.source.close()
+            report.errors.append(str(err))
+            self.log(f"{self.source.name}: {err}")
+
+    def _games(self) -> dict[str, Path]:
+        """game id -> directory, for every watched directory holding a game."""
+        from pbem.match.directory import GameDirectory
+        from pbem.protocol.message import SignedMessage
+
+        found: dict[str, Path] = {}
+        for directory in self.directories:
+            files = GameDirectory(directory).message_files()
+            if not files:
+                continue
+            try:
+                found[SignedMessage.from_text(files[0][2].read_bytes()).game] = directory
+            except (OSError, PbemError):
+                self.log(f"{directory}: its message 0000 cannot be read; not watched")
+        return found
+
+    def _import(self, games: dict[str, Path], report: PassReport) -> None:
+        """Every spooled email into the game it belongs to, as long as that
+        makes progress (an email may wait for another that follows it)."""
+        from pbem.mail.scan import scan_source
+
+        progress = True
+        while progress:
+            progress = False
+            for path in self.spool.files():
+                try:
+                    scan = scan_source(path)
+                except PbemError as err:
+                    self.log(f"mail {path.name}: {err}; dropped")
+                    path.unlink()
+                    continue
+                found = scan.found
+                for origin, why in scan.unreadable:  # a damaged block: nobody's move, everybody's concern
+                    report.refused.append(f"{origin}: {why}")
+                    self.log(f"mail {path.name}: a damaged turn file: {why}")
+                    self._tell(f"pbem: a damaged turn file arrived and was refused: {why}")
+                if scan.unreadable and not found:
+                    self.log(f"mail {path.name}: kept as evidence: {self.spool.keep_refused(path)}")
+                    continue
+                waiting = False
+                for game_id in dict.fromkeys(item.message.game for item in found):
+                    directory = games.get(game_id)
+                    if directory is None:
+                        self.log(f"mail {path.name}: a turn file of game {game_id[:12]}..., not one watched here; "
+                                 f"left alone")
+                        continue
+                    outcome = self._receive(directory, path, report)
+                    if outcome is None:  # refused: the email moved to the evidence
+                        waiting = False
+                        break
+                    imported, waits = outcome
+                    progress |= imported
+                    waiting |= waits
+                else:
+                    if not found:
+                        self.log(f"mail {path.name}: no pbem turn file in it; dropped")
+                if path.exists() and not waiting:
+                    path.unlink()
+
+    def _receive(self, directory: Path, path: Path, report: PassReport) -> tuple[bool, bool] | None:
+        """Import ``path``'s turn files of the game in ``directory``: (any
+        imported, any waiting for a message before it); None when refused."""
+        from pbem.mail.inbox import import_sources
+
+        try:
+            result = import_sources(directory, [path], self.identity)
+        except VerificationError as err:
+            kept = self.spool.keep_refused(path)
+            report.refused.append(f"{directory}: {err}")
+            self.log(f"{directory}: REFUSED a turn file: {err} (the email is kept as evidence: {kept})")
+            self._tell(f"pbem: {directory}: a turn file was refused: {err}")
+            return None
+        except InputError as err:
+            self.log(f"{directory}: mail {path.name}: {err}")
+            return False, False
+        for finding in result.findings:
+            self.log(f"{directory}: warning: {finding}")
+        for written in result.imported:
+            report.imported.append(str(written))
+            self.log(f"{directory}: imported {Path(written).name}")
+        return bool(result.imported), bool(result.waiting)
+
+    # ------------------------------------------------------------------ one game
+
+    def _tend(self, directory: Path, report: PassReport) -> None:
+        with game_lock(directory) as mine:
+            if not mine:
+                self.log(f"{directory}: another pbem watch is tending this game; left to it")
+                return
+            try:
+                self._tend_locked(directory, report)
+            except VerificationError as err:
+                report.refused.append(f"{directory}: {err}")
+                self.log(f"{directory}: the game does not verify: {err}")
+            except PbemError as err:
+                report.errors.append(f"{directory}: {err}")
+                self.log(f"{directory}: {err}")
+
+    def _tend_locked(self, directory: Path, report: PassReport) -> None:
+        from pbem.mail.outbox import GameMail
+        from pbem.match import session
+
+        journal = Journal.load(directory)
+        match = session.load(directory, self.identity)
+        transcript, me = match.transcript, match.player.side
+        sent = GameMail.load(directory).sent
+        for seq in {journal.answering, journal.pending} - {None}:  # a crash left an answer unsent: send it
+            if seq < len(transcript) and transcript.messages[seq].side == me and f"{seq:04d}" not in sent:
+                self._send(directory, seq, journal, report, again=True)
+                return
+        if journal.answering is not None or journal.pending is not None:
+            journal.answering = journal.pending = None
+            journal.save(directory)
+        seq = len(transcript)
+        if len(transcript.secrets) == len(transcript.sides) or transcript.side_of(seq) != me:
+            return  # the game is closed, or the opponent's move
+        owed = decisions_of(match)
+        if owed:
+            what = "; ".join(owed)
+            report.awaiting.append(f"{directory}: {what}")
+            if journal.notified != seq:
+                self.log(f"{directory}: message {seq:04d} is yours to write: {what} (pbem orders {directory})")
+                self._tell(f"pbem: your move in {directory}: {what}")
+                journal.notified = seq
+                journal.save(directory)
+            return
+        journal.answering = seq
+        journal.save(directory)  # before the message exists: after a crash, the journal says whose it was
+        played = session.play(directory, self.identity, {})
+        said = "; ".join(e.sentence() for e in played.events) or "keys the dice"
+        self.log(f"{directory}: wrote {played.path.name} (no decision of yours: {said})")
+        self._send(directory, seq, journal, report)
+
+    def _send(self, directory: Path, seq: int, journal: Journal, report: PassReport, *, again: bool = False) -> None:
+        """The email of my message ``seq``: written to DIR/outbox once, then sent
+        (the same bytes every time); the journal cleared once it is sent."""
+        import email
+        import email.policy
+
+        from pbem.mail import outbox
+
+        outgoing = outbox.build_email(directory, fingerprint=self.identity.public.fingerprint, seq=seq,
+                                      default_sender=self.sending.settings.sender or None)
+        kept = directory / outbox.OUTBOX / (outgoing.message_file.stem + ".eml")
+        if again and kept.is_file():  # the email composed before the crash, byte for byte
+            outgoing.email = email.message_from_bytes(kept.read_bytes(), policy=email.policy.default)
+        else:
+            outbox.write_eml(outgoing, kept)
+        journal.answering, journal.pending = None, seq
+        journal.save(directory)
+        try:
+            line = self.sending.send(outgoing)
+        except outbox.MailError as err:
+            report.errors.append(f"{directory}: {err}")
+            self.log(f"{directory}: {outgoing.message_file.name} is written but not sent: {err} (kept: {kept}; "
+                     f"watch tries again)")
+            return
+        journal.pending = None
+        journal.save(directory)
+        report.answered.append(str(outgoing.message_file))
+        self.log(f"{directory}: {line}{' (again, after an interruption)' if again else ''}")
+
+    def _tell(self, text: str) -> None:
+        if self.notify is None:
+            return
+        try:
+            self.notify(text)
+        except Exception as err:  # noqa: BLE001 - a notifier's failure must not stop the watch
+            self.log(f"notification failed: {err}")
+
+    # ------------------------------------------------------------------ for ever
+
+    def run(self, *, interval: float = 60.0, once: bool = False, passes: int | None = None,
+            sleep: Callable[[float], None] = time.sleep) -> PassReport:
+        """Pass after pass, waiting for mail between them (IMAP IDLE where the
+        server has it); after a pass with errors, the next after a back-off
+        (:data:`BACKOFF`).  ``once``: one pass.  ``passes``: at most that many
+        (tests).  Returns the last pass's report."""
+        failures = 0
+        done = 0
+        try:
+            while True:
+                report = self.run_pass()
+                done += 1
+                if once or (passes is not None and done >= passes):
+                    return report
+                if report.errors:
+                    delay = BACKOFF[min(failures, len(BACKOFF) - 1)]
+                    failures += 1
+                    self.log(f"trying again in {delay} s")
+                    sleep(delay)
+                    continue
+                failures = 0
+                if self.connected:
+                    try:
+                        self.source.wait(interval)
+                    except PbemError as err:
+                        self.connected = False
+                        self.source.close()
+                        self.log(f"{self.source.name}: {err}")
+                else:
+                    sleep(interval)
+        finally:
+            self.source.close()
+
+
+__all__ = ["BACKOFF", "Journal", "PassReport", "Sending", "Spool", "Watch", "game_lock"]

@@ -1,0 +1,152 @@
+"""``pbem watch``: the thin command over :mod:`pbem.app.watch`."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pbem.cli.base import handles_errors, keystore, load_identity
+
+IMAP_PASSWORD_ENV = "PBEM_IMAP_PASSWORD"
+IMAP_KEYS = {"host", "port", "user", "folder", "security", "cafile"}
+
+
+def imap_settings(home: Path) -> dict[str, Any]:
+    """The ``[imap]`` table of PBEM_HOME/mail.toml (host, port, user, folder,
+    security, cafile; a password there is refused, as for SMTP)."""
+    from pbem.errors import InputError
+    from pbem.mail.outbox import HOME_MAIL, _read_toml, _refuse_password
+
+    path = home / HOME_MAIL
+    doc = _read_toml(path)
+    _refuse_password(doc, path)
+    table = doc.get("imap", {})
+    if not isinstance(table, dict):
+        raise InputError(f"{path}: [imap] must be a table")
+    unknown = sorted(set(table) - IMAP_KEYS)
+    if unknown:
+        raise InputError(f"{path}: unknown key(s) in [imap]: {', '.join(unknown)} (known: {', '.join(sorted(IMAP_KEYS))})")
+    return table
+
+
+def secret(env: str, what: str) -> str:
+    """A password from ``env`` or, at a terminal, a prompt; never stored."""
+    from pbem.errors import UsageError
+
+    value = os.environ.get(env)
+    if value is not None:
+        return value
+    if not sys.stdin.isatty():
+        raise UsageError(f"{what}: set {env} or run in a terminal to be asked")
+    return click.prompt(what, hide_input=True, err=True)
+
+
+def notifier(command: str | None):
+    """``--notify CMD``: run CMD with the text as its last argument (no shell)."""
+    if not command:
+        return None
+    argv = shlex.split(command)
+
+    def notify(text: str) -> None:
+        subprocess.run([*argv, text], check=True, timeout=30, stdin=subprocess.DEVNULL)
+
+    return notify
+
+
+@click.command(short_help="Watch your mailbox: import turn files, answer what needs no decision.")
+@click.option("--maildir", type=click.Path(exists=True, file_okay=False), help="Read this Maildir folder.")
+@click.option("--imap", "imap_host", metavar="HOST", help="Read this IMAP server (default: host in [imap] of PBEM_HOME/mail.toml).")
+@click.option("--imap-port", type=int, help="IMAP port (default 993 with ssl, 143 with starttls).")
+@click.option("--imap-user", help="IMAP login; the password comes from PBEM_IMAP_PASSWORD or a prompt, never a file.")
+@click.option("--imap-folder", help="IMAP folder to watch (default INBOX).")
+@click.option("--imap-security", type=click.Choice(["ssl", "starttls", "none"]),
+              help="ssl (the default), starttls, or none (this machine only).")
+@click.option("--imap-cafile", type=click.Path(exists=True, dir_okay=False), help="Also trust this CA certificate.")
+@click.option("--dir", "directories", multiple=True, type=click.Path(exists=True, file_okay=False),
+              help="Watch this game (repeatable; default: every game of your key that pbem knows of).")
+@click.option("--once", is_flag=True, help="One pass, then exit (for cron): status 1 if a turn file was refused, 2 on mail errors.")
+@click.option("--interval", type=click.FloatRange(min=1), default=60.0, show_default=True,
+              help="Seconds between looks at the mailbox (IMAP IDLE answers at once where the server has it).")
+@click.option("--notify", "notify_command", metavar="COMMAND",
+              help="Run COMMAND with the text as its last argument when a message is yours to write, "
+                   "e.g. \"notify-send pbem\".")
+@handles_errors
+def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, imap_user: str | None,
+          imap_folder: str | None, imap_security: str | None, imap_cafile: str | None, directories: tuple[str, ...],
+          once: bool, interval: float, notify_command: str | None) -> None:
+    """Watch a mailbox for your games' turn files: import each as it
+    arrives (every check of pbem receive), and when the message owed by
+    you needs no decision -- only the reveals the rules demand, the chain
+    value that keys the dice, questions your standing instructions answer
+    -- write it, sign it and send it by SMTP (the [smtp] table of
+    PBEM_HOME/mail.toml, PBEM_SMTP_PASSWORD).  Any other message is left to
+    you: a line says what is awaited (and --notify tells you).
+
+    Safe to stop at any moment: mail is spooled before it is marked seen,
+    and an answer is recorded before it is written and before it is sent,
+    so after a crash it is sent once more as the same signed bytes, never
+    written twice.  The IMAP settings may live in PBEM_HOME/mail.toml:
+
+    \b
+      [imap]
+      host = "imap.example.org"
+      user = "ann@example.org"
+
+    Example: pbem watch --imap imap.example.org --imap-user ann@example.org
+    """
+    from pbem.app import watch as watching
+    from pbem.errors import UsageError
+    from pbem.mail import outbox
+
+    from pbem.protocol.keystore import home_dir
+
+    home = Path(home_dir())
+    if maildir and imap_host:
+        raise UsageError("give --maildir or --imap, not both")
+    source: Any
+    if maildir:
+        from pbem.mail.maildir import MaildirSource
+
+        source = MaildirSource(maildir)
+    else:
+        table = imap_settings(home)
+        host = imap_host or table.get("host")
+        if not host:
+            raise UsageError("nothing to watch: give --maildir DIR or --imap HOST (or host in [imap] of PBEM_HOME/mail.toml)")
+        user = imap_user or table.get("user")
+        if not user:
+            raise UsageError(f"--imap {host}: give --imap-user (or user in [imap] of PBEM_HOME/mail.toml)")
+        from pbem.mail.imap import ImapSource
+
+        source = ImapSource(str(host), str(user), secret(IMAP_PASSWORD_ENV, f"IMAP password for {user}"),
+                            port=int(imap_port or table.get("port") or 0), folder=str(imap_folder or table.get("folder") or "INBOX"),
+                            security=str(imap_security or table.get("security") or "ssl"),
+                            cafile=imap_cafile or table.get("cafile"))
+    identity = load_identity()
+    games = [Path(d) for d in directories] or [p for p in keystore().game_places() if p.is_dir()]
+    if not games:
+        raise UsageError("no game to watch: give --dir DIR (pbem knows the games you start or join with this key)")
+    settings = outbox.load_settings(home)
+    password = secret(outbox.PASSWORD_ENV, f"SMTP password for {settings.user}") if settings.user else None
+    session = watching.Watch(home, identity, games, source, watching.Sending(settings, password),
+                             log=lambda line: click.echo(line), notify=notifier(notify_command))
+    click.echo(f"{watching.now()} watching {source.name} for {len(games)} game(s); Ctrl-C stops")
+    try:
+        report = session.run(interval=interval, once=once)
+    except KeyboardInterrupt:
+        click.echo(f"{watching.now()} stopped")
+        return
+    if once:
+        if report.refused:
+            sys.exit(1)
+        if report.errors:
+            sys.exit(2)
+
+
+__all__ = ["watch"]

@@ -1,0 +1,77 @@
+"""A Maildir folder as a mail source for ``pbem watch`` (the same interface as
+:class:`pbem.mail.imap.ImapSource`): every message not handled yet, oldest
+first, named by its Maildir key; waiting is a poll of ``new/`` and ``cur/``."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from pbem.mail.outbox import MailError
+
+
+class MaildirSource:
+    """The Maildir folder ``path`` (with ``new/`` and ``cur/``)."""
+
+    POLL = 0.5  # seconds between two looks at the folder while waiting
+
+    def __init__(self, path: str | os.PathLike[str]):
+        self.path = Path(path)
+        self.name = f"maildir:{self.path.resolve()}"
+
+    def connect(self) -> None:
+        from pbem.mail.scan import is_maildir
+
+        if not is_maildir(self.path):
+            raise MailError(f"{self.path} is not a Maildir folder (it needs cur/ and new/)")
+
+    def fetch_new(self, seen: set[str]) -> list[tuple[str, bytes]]:
+        """``(key, raw bytes)`` of every message whose key is not in ``seen``,
+        in delivery order; one over the input limit comes as ``(key, b"")``."""
+        import mailbox
+
+        from pbem.mail.scan import delivery_order
+        from pbem.protocol.limits import MAX_INPUT_BYTES
+
+        box = mailbox.Maildir(str(self.path), factory=None, create=False)
+        try:
+            keys = sorted((k for k in box.keys() if k not in seen), key=delivery_order)
+        except OSError as err:
+            raise MailError(f"cannot read the Maildir folder {self.path}: {err.strerror or err}") from err
+        found = []
+        for key in keys:
+            try:
+                data = box.get_bytes(key)
+            except (KeyError, OSError):  # moved or removed by a mail client while we looked: next time
+                continue
+            found.append((key, data if len(data) <= MAX_INPUT_BYTES else b""))
+        return found
+
+    def _stamp(self) -> tuple[tuple[str, int], ...]:
+        stamps = []
+        for sub in ("new", "cur"):
+            try:
+                stamps.append((sub, os.stat(self.path / sub).st_mtime_ns))
+            except OSError:
+                stamps.append((sub, -1))
+        return tuple(stamps)
+
+    def wait(self, seconds: float) -> bool:
+        """Until the folder changes (a delivery) or ``seconds`` pass; True on a change."""
+        before, end = self._stamp(), time.monotonic() + seconds
+        while time.monotonic() < end:
+            time.sleep(min(self.POLL, max(0.0, end - time.monotonic())))
+            if self._stamp() != before:
+                return True
+        return False
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> "MaildirSource":
+        self.connect()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

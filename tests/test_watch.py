@@ -1,0 +1,333 @@
+"""Issue 19: `pbem watch` -- the opponent's machine answers what needs no
+decision, by real mail.  Two players, two keystores, two Maildir folders and
+a real SMTP server on loopback (aiosmtpd) that delivers into them; each
+player's watch reads its own folder and sends through the server.  (The
+same through a real IMAP server: tests/test_watch_imap.py.)"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import mailbox
+import socket
+from pathlib import Path
+
+import pytest
+
+from pbem.app import watch as watching
+from pbem.engine import contract
+from pbem.mail import outbox
+from pbem.mail.maildir import MaildirSource
+from pbem.match import session
+from pbem.protocol.keystore import Keystore
+
+aiosmtpd = pytest.importorskip("aiosmtpd.controller", reason="needs aiosmtpd (pip install -e '.[test]')")
+
+END = {"order": [{"type": "end"}]}
+ROLL = {"order": [{"type": "roll", "dice": "2d6", "note": "charge"}]}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Delivery:
+    """An aiosmtpd handler that delivers each message into its recipient's
+    Maildir (the address's local part names the player)."""
+
+    def __init__(self, boxes: dict[str, Path]):
+        self.boxes, self.received = boxes, []
+
+    async def handle_DATA(self, server, session_, envelope):  # noqa: N802 - aiosmtpd's hook name
+        self.received.append(envelope.content)
+        for rcpt in envelope.rcpt_tos:
+            mailbox.Maildir(str(self.boxes[rcpt.split("@")[0]])).add(envelope.content)
+        return "250 OK"
+
+
+class Player:
+    """One player: keystore (PBEM_HOME), game directory, Maildir, watch."""
+
+    def __init__(self, root: Path, name: str, port: int):
+        self.name, self.home, self.game = name, root / f"home-{name}", root / name
+        self.box = root / f"mail-{name}"
+        mailbox.Maildir(str(self.box), create=True)
+        self.identity = Keystore(self.home).load_or_create(name)
+        (self.home / "mail.toml").write_text(f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nstarttls = false\n'
+                                             f'from = "{name}@pbem.test"\n')
+        self.lines: list[str] = []
+        self.told: list[str] = []
+
+    def watch(self, **kwargs) -> watching.Watch:
+        settings = outbox.load_settings(self.home)
+        return watching.Watch(self.home, self.identity, [self.game], MaildirSource(self.box), watching.Sending(settings),
+                              log=self.lines.append, notify=self.told.append, **kwargs)
+
+    def send_last(self) -> str:
+        """What a player does by hand: `pbem mail DIR --send` of the last message."""
+        outgoing = outbox.build_email(self.game, fingerprint=self.identity.public.fingerprint)
+        return outbox.send(outgoing, outbox.load_settings(self.home))
+
+    def files(self) -> list[str]:
+        return sorted(p.name for p in self.game.glob("*.pbem"))
+
+
+class Server:
+    """The SMTP server on loopback, stopped and started again at will."""
+
+    def __init__(self, handler: Delivery, port: int):
+        self.handler, self.port, self.controller = handler, port, None
+
+    def start(self) -> None:
+        from aiosmtpd.controller import Controller
+
+        self.controller = Controller(self.handler, hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+
+    def stop(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None
+
+
+@pytest.fixture
+def mail(tmp_path):
+    """ann (first) and bob (second), messages 0 and 1 exchanged, each with a
+    Maildir and the other's address; the SMTP server delivering to both."""
+    port = free_port()
+    ann, bob = Player(tmp_path, "ann", port), Player(tmp_path, "bob", port)
+    handler = Delivery({"ann": ann.box, "bob": bob.box})
+    server = Server(handler, port)
+    server.start()
+    m0 = session.new_game(ann.game, "dice", "first", bob.identity.public, ann.identity)
+    m1, _ = session.join_game(m0, bob.game, bob.identity)
+    session.receive(ann.game, [m1], ann.identity)
+    outbox.remember_address(ann.game, "bob@pbem.test")
+    outbox.remember_address(bob.game, "ann@pbem.test")
+    yield ann, bob, handler, server
+    server.stop()
+
+
+def test_19_the_closing_message_is_answered_by_itself_and_the_game_ends_verified(mail):
+    """ann ends the dice game (dice.end) and mails it by hand; bob's watch
+    imports it and, the closing message deciding nothing (protocol 7.6),
+    writes, signs and sends it; ann's watch imports that: the game is over
+    and closed on both sides, with no human touching bob's side."""
+    ann, bob, handler, _ = mail
+    session.play(ann.game, ann.identity, END)
+    ann.send_last()
+    report = bob.watch().run(once=True)
+    assert [Path(p).name for p in report.imported] == ["0002-first.pbem"]
+    assert [Path(p).name for p in report.answered] == ["0003-second.pbem"]
+    assert any("wrote 0003-second.pbem (no decision of yours" in line for line in bob.lines), bob.lines
+    assert any("sent 0003-second.pbem to ann@pbem.test" in line for line in bob.lines), bob.lines
+    report = ann.watch().run(once=True)
+    assert [Path(p).name for p in report.imported] == ["0003-second.pbem"] and not report.answered
+    assert ann.files() == bob.files() == ["0000-first.pbem", "0001-second.pbem", "0002-first.pbem", "0003-second.pbem"]
+    audit = session.verify([ann.game], audit=True)
+    assert audit.ok and audit.replay.over
+    assert not list((ann.home / "watch" / "spool").glob("*")) and not list((bob.home / "watch" / "spool").glob("*"))
+
+
+def test_19_a_message_with_a_decision_is_left_to_the_player_and_told_once(mail):
+    """A dice game's message may declare rolls: every one but the closing
+    message is the player's.  watch says so once, and writes nothing."""
+    ann, bob, _, _ = mail
+    session.play(ann.game, ann.identity, ROLL)
+    ann.send_last()
+    watch = bob.watch()
+    report = watch.run(once=True)
+    assert report.imported and not report.answered and report.awaiting
+    assert bob.files()[-1] == "0002-first.pbem"
+    assert len(bob.told) == 1 and "your move" in bob.told[0]
+    assert any("message 0003 is yours to write" in line for line in bob.lines), bob.lines
+    watch.run(once=True)
+    assert len(bob.told) == 1  # told once a message, not once a pass
+
+
+def test_19_an_answer_whose_sending_failed_is_sent_again_as_the_same_bytes_never_written_twice(mail):
+    """The SMTP server is down when bob's watch answers: the message is
+    written and its email kept in DIR/outbox, the journal says it is
+    pending.  The next pass (the server back) sends that very email."""
+    ann, bob, handler, server = mail
+    session.play(ann.game, ann.identity, END)
+    ann.send_last()
+    server.stop()
+    report = bob.watch().run(once=True)
+    assert report.errors and not report.answered
+    assert watching.Journal.load(bob.game).pending == 3
+    kept = (bob.game / "outbox" / "0003-second.eml").read_bytes()
+    server.start()
+    report = bob.watch().run(once=True)
+    assert [Path(p).name for p in report.answered] == ["0003-second.pbem"]
+    assert bob.files()[-1] == "0003-second.pbem" and len(bob.files()) == 4
+    sent = email.message_from_bytes(handler.received[-1], policy=email.policy.default)
+    kept_mail = email.message_from_bytes(kept, policy=email.policy.default)
+    assert sent["Message-ID"] == kept_mail["Message-ID"]
+    attached = next(part.get_content() for part in sent.iter_attachments())
+    assert attached.replace("\r\n", "\n") == (bob.game / "0003-second.pbem").read_text()  # SMTP ends lines CRLF
+    assert watching.Journal.load(bob.game) == watching.Journal(None, None, None)
+    assert bob.watch().run(once=True).answered == []  # and never again
+
+
+def test_19_killed_after_writing_before_mailing_the_message_is_mailed_not_written_again(mail):
+    ann, bob, handler, _ = mail
+    session.play(ann.game, ann.identity, END)
+    ann.send_last()
+    session.receive(bob.game, [ann.game / "0002-first.pbem"], bob.identity)
+    watching.Journal(answering=3).save(bob.game)  # the watch was about to answer 0003 ...
+    written = session.play(bob.game, bob.identity, {}).path  # ... wrote it, and was killed
+    before = written.read_bytes()
+    report = bob.watch().run(once=True)
+    assert [Path(p).name for p in report.answered] == ["0003-second.pbem"]
+    assert any("(again, after an interruption)" in line for line in bob.lines), bob.lines
+    assert written.read_bytes() == before and len(bob.files()) == 4
+
+
+def test_19_killed_before_writing_the_answer_is_written_once(mail):
+    ann, bob, _, _ = mail
+    session.play(ann.game, ann.identity, END)
+    ann.send_last()
+    watching.Journal(answering=3).save(bob.game)  # killed before the message existed
+    report = bob.watch().run(once=True)
+    assert [Path(p).name for p in report.answered] == ["0003-second.pbem"] and len(bob.files()) == 4
+
+
+def test_19_a_game_another_watch_is_tending_is_left_to_it(mail):
+    ann, bob, _, _ = mail
+    session.play(ann.game, ann.identity, END)
+    ann.send_last()
+    with watching.game_lock(bob.game) as mine:
+        assert mine
+        report = bob.watch().run(once=True)
+    assert not report.answered and any("another pbem watch is tending this game" in line for line in bob.lines)
+    assert bob.watch().run(once=True).answered  # once free, the next pass answers
+
+
+@pytest.mark.parametrize("where", ["body", "signature"])
+def test_19_a_forged_turn_file_is_refused_kept_as_evidence_and_told(mail, tmp_path, where):
+    """A block whose body no longer parses, or whose signature no longer
+    verifies: refused, never imported, the email kept, the player told."""
+    ann, bob, _, _ = mail
+    path = session.play(ann.game, ann.identity, ROLL).path
+    lines = path.read_text().splitlines(keepends=True)
+    at = lines.index("-----BEGIN PBEM MESSAGE-----\n") + 1 if where == "body" else \
+        lines.index("-----BEGIN SSH SIGNATURE-----\n") + 3
+    lines[at] = lines[at][:8] + ("B" if lines[at][8] != "B" else "C") + lines[at][9:]  # one character changed
+    forged = "".join(lines)
+    message = email.message.EmailMessage()
+    message["From"], message["To"], message["Subject"] = "ann@pbem.test", "bob@pbem.test", "turn"
+    message.set_content("my move")
+    message.add_attachment(forged, subtype="plain", filename=path.name)
+    mailbox.Maildir(str(bob.box)).add(message.as_bytes())
+    report = bob.watch().run(once=True)
+    assert report.refused and not report.imported and not report.answered
+    assert len(list((bob.home / "watch" / "refused").glob("*.eml"))) == 1
+    assert bob.told and "refused" in bob.told[0]
+    assert bob.files() == ["0000-first.pbem", "0001-second.pbem"]
+
+
+def test_19_mail_that_is_no_turn_file_or_a_copy_already_held_is_dropped(mail):
+    ann, bob, _, _ = mail
+    mailbox.Maildir(str(bob.box)).add(b"From: x@y\nSubject: hello\n\nno turn file here\n")
+    outgoing = outbox.build_email(bob.game, fingerprint=bob.identity.public.fingerprint)  # bob's own 0001, a copy
+    mailbox.Maildir(str(bob.box)).add(outgoing.email.as_bytes())
+    report = bob.watch().run(once=True)
+    assert not report.imported and not report.errors
+    assert any("no pbem turn file in it; dropped" in line for line in bob.lines)
+    assert not list((bob.home / "watch" / "spool").glob("*"))
+    assert len(bob.watch().spool.seen()) == 2  # neither is read again
+
+
+class Down:
+    """A mail server that is not there."""
+
+    name = "imap://nobody@127.0.0.1:1/INBOX"
+
+    def connect(self):
+        raise outbox.MailError("connecting to 127.0.0.1:1 failed: connection refused")
+
+    def fetch_new(self, seen):
+        raise AssertionError("not connected")
+
+    def wait(self, seconds):
+        raise AssertionError("not connected")
+
+    def close(self):
+        pass
+
+
+def test_19_server_errors_are_retried_with_a_bounded_back_off(mail):
+    _, bob, _, _ = mail
+    slept: list[float] = []
+    w = watching.Watch(bob.home, bob.identity, [bob.game], Down(), watching.Sending(outbox.load_settings(bob.home)),
+                       log=bob.lines.append)
+    w.run(passes=10, sleep=slept.append)
+    assert slept == [5, 10, 20, 40, 80, 160, 300, 300, 300]
+    assert sum("connection refused" in line for line in bob.lines) == 10
+
+
+def test_19_the_command_watches_once_for_cron(mail):
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    ann, bob, _, _ = mail
+    session.play(ann.game, ann.identity, END)
+    ann.send_last()
+    r = CliRunner().invoke(main, ["watch", "--maildir", str(bob.box), "--dir", str(bob.game), "--once"],
+                           env={"PBEM_HOME": str(bob.home)})
+    assert r.exit_code == 0, r.output
+    assert "imported 0002-first.pbem" in r.output and "sent 0003-second.pbem to ann@pbem.test" in r.output
+    r = CliRunner().invoke(main, ["watch", "--once"], env={"PBEM_HOME": str(bob.home)})
+    assert r.exit_code == 2 and "give --maildir DIR or --imap HOST" in r.output
+
+
+def test_19_ambon_asks_the_player_in_its_phases_and_for_open_questions_only(ambon_demo_messages):
+    """5.0: a side decides in its own phases; in the opponent's it only keys
+    dice and reveals what the rules demand, unless a question is open (11.1,
+    11.4, 3.2) or, with 14.1, its artillery could bombard defensively.
+    Walked over a whole demo game: watch would never have answered a
+    message the bot gave orders in."""
+    answered = 0
+    for state, side, orders in ambon_demo_messages:
+        from pbem.games.ambon import GAME
+
+        owed = contract.decisions_for(GAME, state, side, closing=GAME.is_over(state))
+        if not owed:
+            answered += 1
+            assert not orders, (state.turn, state.phase, side, orders)
+        if state.phase in ("japanese-movement", "allied-movement") and side == str(state.phase).split("-")[0]:
+            assert owed and "Movement Phase (7.0)" in owed[0]
+    assert answered >= 5
+
+
+@pytest.fixture(scope="module")
+def ambon_demo_messages(tmp_path_factory):
+    """(the state its author saw, its side, its orders and commitments) of
+    every message from 0002 of the Ambon demo: each prefix of the game loaded
+    by the player about to write, as watch loads it (the opponent's last
+    dice keyed provisionally)."""
+    import shutil
+
+    from demo_games import ambon_game
+
+    played = ambon_game(tmp_path_factory)
+    files = played.messages()
+    from pbem.protocol.message import SignedMessage
+
+    found = []
+    work = tmp_path_factory.mktemp("prefix")
+    for n in range(2, len(files)):
+        prefix = work / f"{n:04d}"
+        prefix.mkdir()
+        for f in files[:n]:
+            shutil.copy(f, prefix / f.name)
+        body = SignedMessage.from_text(files[n].read_text()).body
+        author = next(who for who, ident in played.identities.items()
+                      if session.load(prefix, ident, keep=False).player.side == body["side"])
+        match = session.load(prefix, played.identities[author], keep=False)
+        found.append((match.replay.state, body["side"], body["orders"] + list(body["commitments"])))
+    return found
