@@ -575,6 +575,32 @@ def demo_wall(root: Path, runs: int) -> None:
            f"e029463, paired A/B of the whole process, 5 pairs, 2026-12-01: 10.4 s vs 2.3 s median wall")
 
 
+def watch_turns(root: Path, games: int) -> None:
+    """Issue 19: the messages of an Ambon game turn a player writes by hand,
+    with `pbem watch` answering every message that decides nothing
+    (:func:`pbem.app.watch.decisions_of`, what watch itself asks) and
+    without it (every message by hand), over ``games`` demo games played by
+    the bot: with the demo's standing instructions, and with every routine
+    question answered in advance.  (tests/test_watch_imap.py plays such a
+    game through real IMAP and SMTP servers with watch on both sides and
+    checks that watch writes exactly the others.)"""
+    from pbem.app import demo
+    from pbem.games.ambon.bot import EVERY_STANDING, STANDING
+
+    print(f"pbem watch: {games} Ambon demo games with each set of standing instructions", flush=True)
+    for label, standing in (("the demo's standing instructions", STANDING),
+                            ("every standing instruction set", EVERY_STANDING)):
+        messages = by_hand = turns = 0
+        for i in range(games):
+            report = demo.play_by_email(root / f"{label[:8]}-{i}", "ambon", demo.script_of("ambon", standing=standing))
+            messages, by_hand = messages + report.messages, by_hand + report.by_hand
+            turns += report.final.replay.state.turn
+        figure("watch", f"messages a player writes per Ambon game turn, with watch / without ({label})",
+               f"{by_hand / turns:.2f}", f"{messages / turns:.2f}", by_hand / messages, "", None,
+               f"{games} games, {turns} game turns, {messages} messages: {messages - by_hand} written and sent "
+               f"by the other player's watch")
+
+
 # --------------------------------------------------------------------------- the report
 
 
@@ -609,6 +635,7 @@ def report(command: str, seconds: float) -> str:
         "scaling": "## Adjudication scaling (growth exponent = log-log slope; 1 = linear)",
         "dice": "## Dice derivation against raw HMAC-SHA256",
         "long": "## Long games: a command works on what is new",
+        "watch": "## `pbem watch`: the messages a player writes",
     }
     for section, title in titles.items():
         rows = [f for f in FIGURES if f.section == section]
@@ -683,7 +710,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and a smaller scaling grid")
     parser.add_argument("--out", default=str(ROOT / "docs" / "performance.md"), help="report file, or - for stdout")
-    parser.add_argument("--only", choices=["start-up", "verify", "scaling", "dice", "long"],
+    parser.add_argument("--only", choices=["start-up", "verify", "scaling", "dice", "long", "watch"],
                         help="run one section (with --out -: a quick look, not a report to keep)")
     args = parser.parse_args()
     started = time.perf_counter()
@@ -711,6 +738,8 @@ def main() -> None:
             long_game(Path(tmp) / "long", [100, 200, 400, 1000], (50, 400), 15)
         if wanted("long"):
             demo_wall(Path(tmp) / "demo", 1 if args.quick else 3)
+        if wanted("watch"):
+            watch_turns(Path(tmp) / "watch", 2 if args.quick else 6)
     command = "python benchmarks/run.py" + (" --quick" if args.quick else "")
     text = report(command, time.perf_counter() - started)
     if args.out == "-":

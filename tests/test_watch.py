@@ -9,10 +9,10 @@ from __future__ import annotations
 import email
 import email.policy
 import mailbox
-import socket
 from pathlib import Path
 
 import pytest
+from mailservers import MaildirDelivery, free_port, shared_mailboxes
 
 from pbem.app import watch as watching
 from pbem.engine import contract
@@ -27,33 +27,11 @@ END = {"order": [{"type": "end"}]}
 ROLL = {"order": [{"type": "roll", "dice": "2d6", "note": "charge"}]}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Delivery:
-    """An aiosmtpd handler that delivers each message into its recipient's
-    Maildir (the address's local part names the player)."""
-
-    def __init__(self, boxes: dict[str, Path]):
-        self.boxes, self.received = boxes, []
-
-    async def handle_DATA(self, server, session_, envelope):  # noqa: N802 - aiosmtpd's hook name
-        self.received.append(envelope.content)
-        for rcpt in envelope.rcpt_tos:
-            mailbox.Maildir(str(self.boxes[rcpt.split("@")[0]])).add(envelope.content)
-        return "250 OK"
-
-
 class Player:
     """One player: keystore (PBEM_HOME), game directory, Maildir, watch."""
 
-    def __init__(self, root: Path, name: str, port: int):
-        self.name, self.home, self.game = name, root / f"home-{name}", root / name
-        self.box = root / f"mail-{name}"
-        mailbox.Maildir(str(self.box), create=True)
+    def __init__(self, root: Path, name: str, port: int, box: Path):
+        self.name, self.home, self.game, self.box = name, root / f"home-{name}", root / name, box
         self.identity = Keystore(self.home).load_or_create(name)
         (self.home / "mail.toml").write_text(f'[smtp]\nhost = "127.0.0.1"\nport = {port}\nstarttls = false\n'
                                              f'from = "{name}@pbem.test"\n')
@@ -77,7 +55,7 @@ class Player:
 class Server:
     """The SMTP server on loopback, stopped and started again at will."""
 
-    def __init__(self, handler: Delivery, port: int):
+    def __init__(self, handler: MaildirDelivery, port: int):
         self.handler, self.port, self.controller = handler, port, None
 
     def start(self) -> None:
@@ -93,12 +71,12 @@ class Server:
 
 
 @pytest.fixture
-def mail(tmp_path):
+def mail(request, tmp_path):
     """ann (first) and bob (second), messages 0 and 1 exchanged, each with a
     Maildir and the other's address; the SMTP server delivering to both."""
-    port = free_port()
-    ann, bob = Player(tmp_path, "ann", port), Player(tmp_path, "bob", port)
-    handler = Delivery({"ann": ann.box, "bob": bob.box})
+    port, boxes = free_port(), shared_mailboxes(request, tmp_path)
+    ann, bob = (Player(tmp_path, name, port, boxes.maildir(name)) for name in ("ann", "bob"))
+    handler = MaildirDelivery(boxes)
     server = Server(handler, port)
     server.start()
     m0 = session.new_game(ann.game, "dice", "first", bob.identity.public, ann.identity)
@@ -163,7 +141,7 @@ def test_19_an_answer_whose_sending_failed_is_sent_again_as_the_same_bytes_never
     report = bob.watch().run(once=True)
     assert [Path(p).name for p in report.answered] == ["0003-second.pbem"]
     assert bob.files()[-1] == "0003-second.pbem" and len(bob.files()) == 4
-    sent = email.message_from_bytes(handler.received[-1], policy=email.policy.default)
+    sent = email.message_from_bytes(handler.received[-1].content, policy=email.policy.default)
     kept_mail = email.message_from_bytes(kept, policy=email.policy.default)
     assert sent["Message-ID"] == kept_mail["Message-ID"]
     attached = next(part.get_content() for part in sent.iter_attachments())

@@ -20,19 +20,9 @@ IMAP_KEYS = {"host", "port", "user", "folder", "security", "cafile"}
 def imap_settings(home: Path) -> dict[str, Any]:
     """The ``[imap]`` table of PBEM_HOME/mail.toml (host, port, user, folder,
     security, cafile; a password there is refused, as for SMTP)."""
-    from pbem.errors import InputError
-    from pbem.mail.outbox import HOME_MAIL, _read_toml, _refuse_password
+    from pbem.mail.outbox import home_table
 
-    path = home / HOME_MAIL
-    doc = _read_toml(path)
-    _refuse_password(doc, path)
-    table = doc.get("imap", {})
-    if not isinstance(table, dict):
-        raise InputError(f"{path}: [imap] must be a table")
-    unknown = sorted(set(table) - IMAP_KEYS)
-    if unknown:
-        raise InputError(f"{path}: unknown key(s) in [imap]: {', '.join(unknown)} (known: {', '.join(sorted(IMAP_KEYS))})")
-    return table
+    return home_table(home, "imap", IMAP_KEYS)[1]
 
 
 def secret(env: str, what: str) -> str:
@@ -70,6 +60,8 @@ def notifier(command: str | None):
 @click.option("--imap-cafile", type=click.Path(exists=True, dir_okay=False), help="Also trust this CA certificate.")
 @click.option("--dir", "directories", multiple=True, type=click.Path(exists=True, file_okay=False),
               help="Watch this game (repeatable; default: every game of your key that pbem knows of).")
+@click.option("--since", type=click.DateTime(formats=["%Y-%m-%d"]), metavar="YYYY-MM-DD",
+              help="Read mail that arrived from this day on (default: the last 30 days).")
 @click.option("--once", is_flag=True, help="One pass, then exit (for cron): status 1 if a turn file was refused, 2 on mail errors.")
 @click.option("--interval", type=click.FloatRange(min=1), default=60.0, show_default=True,
               help="Seconds between looks at the mailbox (IMAP IDLE answers at once where the server has it).")
@@ -79,7 +71,7 @@ def notifier(command: str | None):
 @handles_errors
 def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, imap_user: str | None,
           imap_folder: str | None, imap_security: str | None, imap_cafile: str | None, directories: tuple[str, ...],
-          once: bool, interval: float, notify_command: str | None) -> None:
+          since: Any, once: bool, interval: float, notify_command: str | None) -> None:
     """Watch a mailbox for your games' turn files: import each as it
     arrives (every check of pbem receive), and when the message owed by
     you needs no decision -- only the reveals the rules demand, the chain
@@ -109,11 +101,14 @@ def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, ima
     home = Path(home_dir())
     if maildir and imap_host:
         raise UsageError("give --maildir or --imap, not both")
+    import datetime
+
+    day = since.date() if since else datetime.date.today() - datetime.timedelta(days=30)
     source: Any
     if maildir:
         from pbem.mail.maildir import MaildirSource
 
-        source = MaildirSource(maildir)
+        source = MaildirSource(maildir, since=day)
     else:
         table = imap_settings(home)
         host = imap_host or table.get("host")
@@ -127,7 +122,7 @@ def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, ima
         source = ImapSource(str(host), str(user), secret(IMAP_PASSWORD_ENV, f"IMAP password for {user}"),
                             port=int(imap_port or table.get("port") or 0), folder=str(imap_folder or table.get("folder") or "INBOX"),
                             security=str(imap_security or table.get("security") or "ssl"),
-                            cafile=imap_cafile or table.get("cafile"))
+                            cafile=imap_cafile or table.get("cafile"), since=day)
     identity = load_identity()
     games = [Path(d) for d in directories] or [p for p in keystore().game_places() if p.is_dir()]
     if not games:

@@ -4,6 +4,7 @@ first, named by its Maildir key; waiting is a poll of ``new/`` and ``cur/``."""
 
 from __future__ import annotations
 
+import datetime
 import os
 import time
 from pathlib import Path
@@ -16,9 +17,10 @@ class MaildirSource:
 
     POLL = 0.5  # seconds between two looks at the folder while waiting
 
-    def __init__(self, path: str | os.PathLike[str]):
+    def __init__(self, path: str | os.PathLike[str], *, since: datetime.date | None = None):
         self.path = Path(path)
         self.name = f"maildir:{self.path.resolve()}"
+        self.since = since  # mail delivered before this day is never read (a full folder's first look)
 
     def connect(self) -> None:
         from pbem.mail.scan import is_maildir
@@ -35,8 +37,11 @@ class MaildirSource:
         from pbem.protocol.limits import MAX_INPUT_BYTES
 
         box = mailbox.Maildir(str(self.path), factory=None, create=False)
+        after = (datetime.datetime.combine(self.since, datetime.time(), datetime.timezone.utc).timestamp()
+                 if self.since else float("-inf"))
         try:
-            keys = sorted((k for k in box.keys() if k not in seen), key=delivery_order)
+            keys = sorted((k for k in box.keys() if k not in seen and delivery_order(k)[0] >= after),
+                          key=delivery_order)
         except OSError as err:
             raise MailError(f"cannot read the Maildir folder {self.path}: {err.strerror or err}") from err
         found = []

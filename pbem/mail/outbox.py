@@ -156,17 +156,24 @@ class SmtpSettings:
         return replace(self, **{k: v for k, v in flags.items() if v is not None})
 
 
-def load_settings(home: str | Path) -> SmtpSettings:
-    """The ``[smtp]`` table of ``PBEM_HOME/mail.toml`` (all keys optional)."""
+def home_table(home: str | Path, name: str, keys: set[str]) -> tuple[Path, dict[str, Any]]:
+    """``PBEM_HOME/mail.toml`` and its table ``[name]`` (``{}`` when absent),
+    every key one of ``keys``; a password anywhere in the file is refused."""
     path = Path(home) / HOME_MAIL
     doc = _read_toml(path)
     _refuse_password(doc, path)
-    table = doc.get("smtp", {})
+    table = doc.get(name, {})
     if not isinstance(table, dict):
-        raise InputError(f"{path}: [smtp] must be a table")
-    unknown = sorted(set(table) - SMTP_KEYS)
+        raise InputError(f"{path}: [{name}] must be a table")
+    unknown = sorted(set(table) - keys)
     if unknown:
-        raise InputError(f"{path}: unknown key(s) in [smtp]: {', '.join(unknown)} (known: {', '.join(sorted(SMTP_KEYS))})")
+        raise InputError(f"{path}: unknown key(s) in [{name}]: {', '.join(unknown)} (known: {', '.join(sorted(keys))})")
+    return path, table
+
+
+def load_settings(home: str | Path) -> SmtpSettings:
+    """The ``[smtp]`` table of ``PBEM_HOME/mail.toml`` (all keys optional)."""
+    path, table = home_table(home, "smtp", SMTP_KEYS)
     try:
         return SmtpSettings(
             host=str(table.get("host", "")),

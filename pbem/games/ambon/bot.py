@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 import re
 from fractions import Fraction
-from typing import Any
+from typing import Any, Mapping
 
 from pbem.engine.machine import DecisionDue, Ordered, Sealed
 from pbem.engine.paths import cheapest_path, reachable
@@ -52,6 +52,12 @@ STANDING = {
     ALLIED: {"hq-support": "always", "surrender": "never", "retreat": "retreat"},
     JAPANESE: {"advance": "always"},
 }
+#: every routine question answered in advance (DESIGN 4.3): what a player
+#: who leaves `pbem watch` the most to do sets (docs/watch.md's figure)
+EVERY_STANDING = {
+    ALLIED: {"hq-support": "always", "advance": "always", "surrender": "never", "retreat": "retreat"},
+    JAPANESE: {"hq-support": "always", "advance": "always", "retreat": "retreat"},
+}
 MIN_ODDS = {JAPANESE: Fraction(2), ALLIED: Fraction(3)}
 
 #: with a choice policy: the answers a standing instruction may be given
@@ -66,12 +72,15 @@ RANDOM_STANDING = {
 
 class AmbonBot:
     """``rng``: a seeded choice policy (module docstring); None plays the
-    deterministic orders of the demo and the templates."""
+    deterministic orders of the demo and the templates, with the standing
+    instructions ``standing`` (side -> kind -> answer; :data:`STANDING`)."""
 
-    def __init__(self, game: Any, rng: random.Random | None = None):
+    def __init__(self, game: Any, rng: random.Random | None = None,
+                 standing: Mapping[str, Mapping[str, str]] | None = None):
         self.game = game
         self.data = game.data
         self.rng = rng
+        self.standing = STANDING if standing is None else standing  # set in the setup (without rng)
 
     # ------------------------------------------------------------------ entry
 
@@ -84,7 +93,7 @@ class AmbonBot:
             if state.phase not in (SETUP_ALLIED, SETUP_JAPANESE) and self.rng.random() < 0.04:
                 return doc  # now and then an empty message: the rules must carry on without orders
         if state.phase in (SETUP_ALLIED, SETUP_JAPANESE):
-            doc["standing"] = dict(STANDING[side]) if self.rng is None else self._random_standing(side)
+            doc["standing"] = dict(self.standing[side]) if self.rng is None else self._random_standing(side)
         elif self.rng is not None and self.rng.random() < 0.05:
             doc["standing"] = self._changed_standing(side)
         if state.phase == SETUP_ALLIED and side == ALLIED:
