@@ -216,7 +216,7 @@ def decisions_for(game: Any, state: Any, side: str, *, closing: bool) -> tuple[s
         return ()
     asked = [describe_awaited(a) for a in game.awaiting(state) if isinstance(a, DecisionDue) and a.side == side]
     own = list(game.decisions(state, side)) if isinstance(game, Decisions) else [
-        f"your orders ({type(game).__name__} does not say which of its messages need none)"]
+        f"your orders (a {getattr(game, 'name', 'game')} game leaves every message but the closing one to you)"]
     return tuple(dict.fromkeys(own + asked))
 
 

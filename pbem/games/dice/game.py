@@ -113,6 +113,11 @@ class DiceGame(notes.EndedByOrder, Dispatching):
     def ruleset_files(self) -> Sequence[tuple[str, bytes]]:
         return [("dice/version", self.version.encode())]
 
+    def decisions(self, state: Any, side: str) -> tuple[str, ...]:
+        """Every message may declare rolls, seal or reveal notes, or end the
+        game: each one is the player's (pbem watch writes only the closing one)."""
+        return ("your rolls, notes and reveals, or the end (dice.roll, dice.seal, dice.reveal, dice.end)",)
+
     def initial_state(self, setup: Mapping[str, Any]) -> DiceState:
         if setup.get("rules"):
             raise InputError(f"the dice game has no optional rules (got {', '.join(map(str, setup['rules']))})")
