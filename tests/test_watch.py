@@ -325,3 +325,21 @@ def test_19_a_game_that_does_not_say_leaves_every_message_but_the_closing_one_to
     dice = games.get("dice")
     assert isinstance(dice, contract.Decisions)
     assert "dice.roll" in contract.decisions_for(dice, dice.initial_state({}), "first", closing=False)[0]
+
+
+def test_19_notify_runs_the_players_command_with_the_text(mail, tmp_path):
+    import sys
+
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    ann, bob, _, _ = mail
+    session.play(ann.game, ann.identity, ROLL)
+    ann.send_last()
+    told = tmp_path / "told.txt"
+    command = f"{sys.executable} -c \"import sys; open({str(told)!r}, 'a').write(sys.argv[1])\""
+    r = CliRunner().invoke(main, ["watch", "--maildir", str(bob.box), "--dir", str(bob.game), "--once",
+                                  "--notify", command], env={"PBEM_HOME": str(bob.home)})
+    assert r.exit_code == 0, r.output
+    assert told.read_text().startswith(f"pbem: your move in {bob.game}: your rolls, notes and reveals")

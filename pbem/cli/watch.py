@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import shlex
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -41,6 +39,9 @@ def notifier(command: str | None):
     """``--notify CMD``: run CMD with the text as its last argument (no shell)."""
     if not command:
         return None
+    import shlex
+    import subprocess
+
     argv = shlex.split(command)
 
     def notify(text: str) -> None:
