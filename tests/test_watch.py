@@ -343,3 +343,20 @@ def test_19_notify_runs_the_players_command_with_the_text(mail, tmp_path):
                                   "--notify", command], env={"PBEM_HOME": str(bob.home)})
     assert r.exit_code == 0, r.output
     assert told.read_text().startswith(f"pbem: your move in {bob.game}: your rolls, notes and reveals")
+
+
+def test_19_without_an_smtp_host_watch_says_so_at_the_start_and_keeps_the_answer(mail):
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    ann, bob, _, _ = mail
+    session.play(ann.game, ann.identity, END)
+    ann.send_last()
+    (bob.home / "mail.toml").write_text('[smtp]\nfrom = "bob@pbem.test"\n')
+    r = CliRunner().invoke(main, ["watch", "--maildir", str(bob.box), "--dir", str(bob.game), "--once"],
+                           env={"PBEM_HOME": str(bob.home)})
+    assert r.exit_code == 2, r.output
+    assert "no SMTP host" in r.output.splitlines()[1] and "cannot be sent until it is set" in r.output
+    assert "0003-second.pbem is written but not sent" in r.output and (bob.game / "outbox" / "0003-second.eml").is_file()
+    assert watching.Journal.load(bob.game).pending == 3

@@ -133,6 +133,9 @@ def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, ima
     session = watching.Watch(home, identity, games, source, watching.Sending(settings, password),
                              log=lambda line: click.echo(line), notify=notifier(notify_command))
     click.echo(f"{watching.now()} watching {source.name} for {len(games)} game(s); Ctrl-C stops")
+    if not settings.host:
+        click.echo(f"{watching.now()} no SMTP host (host in the [smtp] table of {home / outbox.HOME_MAIL}): answers "
+                   f"are written to DIR/outbox but cannot be sent until it is set")
     try:
         report = session.run(interval=interval, once=once)
     except KeyboardInterrupt:
