@@ -294,3 +294,24 @@ def test_14_3_hqs_and_beachheads_stay_illegal_targets():
     refused(state, "3.D", "NEI-HQ", r"10\.0: NEI-HQ is an HQ and cannot be bombarded")
     state = position(options=["14.3"], phase="allied-bombardment", positions={"NEI-Art": "0812"}, beachheads=["0713"])
     refused(state, "NEI-Art", "0713", r"10\.0: the beachhead in 0713 cannot be bombarded")
+
+
+def test_14_1_a_possible_defensive_bombardment_is_a_decision_watch_leaves_to_the_defender():
+    """Issue 19: in the enemy's Combat Phase with 14.1 in use, the
+    defender's message may carry a bombardment: a decision (contract.Decisions),
+    so pbem watch never answers it; without the option, or once the
+    allowance is spent, the message decides nothing."""
+
+    doc = dict(positions={"NEI-Art": "1708", "3.A": "1609"})
+    open_to = position(phase="japanese-combat", options=["14.1"], **doc)
+    assert GAME.decisions(open_to, "allied") == ("a defensive bombardment by NEI-Art (14.1)",)
+    assert GAME.decisions(position(phase="japanese-combat", **doc), "allied") == ()
+    spent, _, _ = resolve_bombardment(DATA, open_to, "NEI-Art", "3.A", 6, defensive=True)
+    assert GAME.decisions(spent, "allied") == ()
+
+
+def test_5_0_a_sides_own_phase_is_its_decision_the_enemys_is_not():
+
+    state = position(phase="japanese-movement", positions={"3.A": "1609"})
+    assert GAME.decisions(state, "japanese") == ("your Japanese Movement Phase (7.0)",)
+    assert GAME.decisions(state, "allied") == ()

@@ -98,6 +98,21 @@ def passphrase_provider(prompt: str = "Passphrase for your pbem key", *, ask: bo
     return provide
 
 
+def secret(env: str, what: str, *, hint: str = "") -> str:
+    """A mail password from ``env`` or, at a terminal, a prompt; never stored.
+    ``hint`` ends the error without a terminal (where the email was kept)."""
+    import os
+
+    from pbem.errors import UsageError
+
+    value = os.environ.get(env)
+    if value is not None:
+        return value
+    if not sys.stdin.isatty():
+        raise UsageError(f"{what}: set {env} or run in a terminal to be asked{hint}")
+    return click.prompt(what, hide_input=True, err=True)
+
+
 def load_identity():
     return keystore().load(passphrase_provider())
 

@@ -14,14 +14,14 @@ piped.
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 from pathlib import Path
 from typing import Any, Iterator
 
 import click
 
-from pbem.cli.base import console, emit_json, handles_errors, keystore, load_identity, passphrase_provider, warn, write_output
+from pbem.cli.base import (console, emit_json, handles_errors, keystore, load_identity, passphrase_provider, secret, warn,
+                           write_output)
 
 
 def register(main: click.Group) -> None:
@@ -215,7 +215,6 @@ def mail(
     Example: pbem mail games/bob --to bob@example.org --send
     """
     from pbem.mail import outbox as mail_out
-    from pbem.errors import UsageError
     from pbem.protocol.keystore import home_dir
 
     settings = mail_out.load_settings(home_dir()).merged(
@@ -229,12 +228,8 @@ def mail(
     if send:
         password = None
         if settings.user:
-            password = os.environ.get(mail_out.PASSWORD_ENV)
-            if password is None:
-                if not sys.stdin.isatty():
-                    raise UsageError(f"SMTP login {settings.user}: set {mail_out.PASSWORD_ENV} or run in a terminal "
-                                     f"to be asked (the email is saved as {path})")
-                password = click.prompt(f"SMTP password for {settings.user}", hide_input=True, err=True)
+            password = secret(mail_out.PASSWORD_ENV, f"SMTP password for {settings.user}",
+                              hint=f" (the email is saved as {path})")
         try:
             click.echo(mail_out.send(outgoing, settings, password))
         except mail_out.MailError as err:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from pbem.cli.base import handles_errors, keystore, load_identity
+from pbem.cli.base import handles_errors, keystore, load_identity, secret
 
 IMAP_PASSWORD_ENV = "PBEM_IMAP_PASSWORD"
 IMAP_KEYS = {"host", "port", "user", "folder", "security", "cafile"}
@@ -21,18 +20,6 @@ def imap_settings(home: Path) -> dict[str, Any]:
     from pbem.mail.outbox import home_table
 
     return home_table(home, "imap", IMAP_KEYS)[1]
-
-
-def secret(env: str, what: str) -> str:
-    """A password from ``env`` or, at a terminal, a prompt; never stored."""
-    from pbem.errors import UsageError
-
-    value = os.environ.get(env)
-    if value is not None:
-        return value
-    if not sys.stdin.isatty():
-        raise UsageError(f"{what}: set {env} or run in a terminal to be asked")
-    return click.prompt(what, hide_input=True, err=True)
 
 
 def notifier(command: str | None):
