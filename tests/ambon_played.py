@@ -230,6 +230,7 @@ LANDING_COMBAT_FOUGHT = re.compile(r"^landing combat on (\d{4})\b")
 LONE_HQ_ON_BEACH = re.compile(r"attacked alone on (\d{4})")
 LANDING_ATTEMPT = re.compile(r"attempt a landing from (\S+) on")
 LANDING_POSTPONED = re.compile(r"^the landing from (\S+) is postponed")
+CRT_READ = re.compile(r"^combat at (\d{4}): \S+ against ")
 FUNCTIONAL_HALVING = re.compile(r"(\S+) halved \(functional overstacking")
 
 
@@ -741,16 +742,22 @@ class ActionReplay:
                 if where[:1].isdigit() and self.stacking(before, where) > physical:
                     self.bad("position", f"{uid} attacks out of {where}, physically overstacked "
                                          f"({self.stacking(before, where)} units): 9.0 forbids it")
-        if isinstance(action, DiceRolled) and action.label.startswith("combat "):
-            target = action.label.split()[-1]
+        # A combat is resolved when its turn comes (11.0: in declared order), in
+        # the action whose events read its CRT -- its die's, or a decision's
+        # that let it go on: 9.0's halving is judged in the position then.
+        for e in events:
+            resolved = CRT_READ.match(e.text)
+            if not resolved:
+                continue
+            target = resolved.group(1)
             attackers = next((a for t, a in battles(before) if t == target), ())
-            halved = {m.group(1) for e in events for m in FUNCTIONAL_HALVING.finditer(e.text)}
+            halved = {m.group(1) for m in FUNCTIONAL_HALVING.finditer(e.text)}
             for uid in attackers:
                 where = pieces(before)[uid].where
                 if not where[:1].isdigit():
                     continue
                 over = limit < self.stacking(before, where) <= physical
-                if over != (uid in halved) and any("combat at" in e.text and "lapses" not in e.text for e in events):
+                if over != (uid in halved):
                     self.bad("position", f"combat at {target}: {uid} in {where} ({self.stacking(before, where)} units) "
                                          f"{'is not' if over else 'is'} halved for functional overstacking (9.0)")
 

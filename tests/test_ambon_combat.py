@@ -33,7 +33,11 @@ def texts(result):
 
 
 def test_15_0_combat_at_1609():
-    """The Japanese choose to disrupt 3.C (15.0 leaves it disrupted in 1508)."""
+    """15.0: "The Allied player removes the detachment and retreats 2.B to hex
+    1708. The Japanese player disrupts one of the attacking units" -- both
+    choices are their owners' (11.3): the Allied one is asked after the die
+    and given in the Allied message; the Japanese one is the Japanese
+    standing loss order (3.C: 15.0 leaves it disrupted in 1508)."""
     state = position({ALLIED: {"hq-support": "always"}, JAPANESE: {"advance": "always", "losses": "3.C"}})
     result = referee.adjudicate(GAME, state, JAPANESE, {"order": ATTACK}, [4])
     t = texts(result)
@@ -43,19 +47,52 @@ def test_15_0_combat_at_1609():
     line = next(x for x in t if x.startswith("combat at 1609"))
     assert line.startswith("combat at 1609: 15 against 4 = 3:1; roll 4 -1 (defender's HQ support (11.1)) = 3 -> 1/1r")
     assert "3.C halved (in the EZOC of AUS-B in 1608, which nobody attacks: 11.0)" in line
-    assert "defender hit: X2 is eliminated" in t
-    assert "NEI-2.B retreats to 1708" in t
-    assert "attacker hit: 3.C is disrupted" in t
+    assert not [x for x in t if "hit:" in x]  # nobody's loss is taken for them
+    due = [d for d in GAME.awaiting(result.state) if isinstance(d, DecisionDue)]
+    assert [(d.side, d.kind, d.options) for d in due] == [(ALLIED, "losses", ("NEI-2.B", "X2"))]
+    answer = {"order": [{"losses": ["X2"]}, {"retreat": "retreat", "to": "1708"}]}
+    allied = referee.adjudicate(GAME, result.state, ALLIED, answer, [], seq=3)
+    t = texts(allied)
+    assert "defender hit: X2 is eliminated (owner's choice)" in t
+    assert "NEI-2.B retreats to 1708" in t  # the only hex 11.3 allows
+    assert "attacker hit: 3.C is disrupted (standing instruction)" in t
     assert "3.A, 3.B advance into 1609 (standing instruction)" in t
-    s = result.state
+    s = allied.state
     assert s.piece("X2").where == ELIMINATED and s.piece("NEI-2.B").where == "1708"
     assert s.piece("3.C").disrupted and s.piece("3.C").where == "1508"
 
 
-def test_11_3_without_a_loss_order_the_default_policy_decides():
-    state = position({ALLIED: {"hq-support": "always"}, JAPANESE: {"advance": "always"}})
+def test_11_3_without_a_loss_order_the_owner_is_asked():
+    """11.3: "the owning player chooses which unit takes the hit" -- with no
+    standing instruction nothing is chosen for the owner: the combat waits."""
+    state = position({ALLIED: {"hq-support": "always", "losses": "protect-hq", "retreat": "retreat"},
+                      JAPANESE: {"advance": "always"}})
     result = referee.adjudicate(GAME, state, JAPANESE, {"order": ATTACK}, [4])
-    assert "attacker hit: 3.A is disrupted" in texts(result)  # the strongest undisrupted unit, first by name
+    t = texts(result)
+    assert "defender hit: X2 is eliminated (standing instruction)" in t
+    assert not [x for x in t if x.startswith("attacker hit")]
+    due = [d for d in GAME.awaiting(result.state) if isinstance(d, DecisionDue)]
+    assert [(d.side, d.kind, d.options) for d in due] == [(JAPANESE, "losses", ("3.A", "3.B", "3.C"))]
+    from pbem.games.ambon import phases
+
+    assert phases.blocker(GAME.data, result.state) == \
+        "japanese has not chosen the losses and retreats of the combat at 1609 (11.3)"
+    chosen = referee.adjudicate(GAME, result.state, JAPANESE, {"order": [{"losses": ["3.B"]}]}, [], seq=4)
+    assert "attacker hit: 3.B is disrupted (owner's choice)" in texts(chosen)
+
+
+def test_11_3_the_protect_hq_policy_never_eliminates_an_hq_while_another_unit_can_take_the_hit():
+    """The shipped policy (losses = "protect-hq"): an HQ (CS 0, +3/-5 VP)
+    is not ranked with the disrupted units: NEI-HQ beside a disrupted NEI-1.B
+    keeps its place, and so does Kure-HQ beside a disrupted Kure-MG."""
+    g = GAME
+    state = g.scenario_state(dict(turn=3, phase="japanese-combat", disrupted=["NEI-1.B", "Kure-MG"],
+                                  positions={"NEI-HQ": "1611", "NEI-1.B": "1611", "Kure-HQ": "1511", "Kure-MG": "1511"}))
+    for hq, unit in (("NEI-HQ", "NEI-1.B"), ("Kure-HQ", "Kure-MG")):
+        pieces = [state.piece(hq), state.piece(unit)]
+        assert [p.id for p in combat.policy_order(g.data, pieces)] == [unit, hq]
+        assert combat.choose_victims(g.data, pieces, 1, standing="protect-hq") == [(unit, "standing instruction")]
+        assert combat.choose_victims(g.data, pieces, 2, standing="protect-hq") == [(unit, "no choice"), (hq, "no choice")]
 
 
 def test_11_1_defender_support_is_a_decision_that_comes_before_the_die():
@@ -79,12 +116,13 @@ def test_11_1_support_left_unanswered_is_declined():
         state, _ = GAME.apply(state, Ordered(JAPANESE, 10, i, order))
     state, _ = GAME.apply(state, MessageEnd(JAPANESE, 10))
     state, events = GAME.apply(state, MessageEnd(ALLIED, 11))
-    assert "no HQ supports the defence of 1609" in [e.text for e in events]
+    assert "no HQ supports the defence of 1609 (the decision was left open)" in [e.text for e in events]
     assert GAME.awaiting(state)[0].key_seq == 11
 
 
 def test_11_4_advance_is_the_attackers_decision_after_the_die():
-    state = position({ALLIED: {"hq-support": "never"}})
+    state = position({ALLIED: {"hq-support": "never", "losses": "protect-hq", "retreat": "retreat",
+                               "retreat-to": "toward-friends"}})
     result = referee.adjudicate(GAME, state, JAPANESE, {"order": ATTACK}, [4])  # 3:1, 4 -> 0/1r: 1609 empties
     decision = [d for d in GAME.awaiting(result.state) if isinstance(d, DecisionDue)]
     assert decision[0].kind == "advance" and decision[0].side == JAPANESE
@@ -148,9 +186,10 @@ def test_11_2_mountain_shift_and_town_drm():
 
 
 def test_11_3_r_refused_with_an_extra_hit_by_standing_instruction():
-    state = position({ALLIED: {"hq-support": "always", "retreat": "hit"}, JAPANESE: {"advance": "never"}})
+    state = position({ALLIED: {"hq-support": "always", "retreat": "hit", "losses": "X2"},
+                      JAPANESE: {"advance": "never", "losses": "protect-hq"}})
     result = referee.adjudicate(GAME, state, JAPANESE, {"order": ATTACK}, [4])
-    assert "refusing the retreat: extra hit: NEI-2.B is disrupted" in texts(result)
+    assert "refusing the retreat (standing instruction): extra hit: NEI-2.B is disrupted" in texts(result)
     assert result.state.piece("NEI-2.B").where == "1609"
 
 
@@ -166,7 +205,7 @@ def test_11_3_retreat_next_to_a_concealed_unit_reveals_it_and_a_dummy_cancels_th
 
     state = GAME.scenario_state(dict(turn=3, phase="allied-combat", positions={"3.A": "1608"}, concealed={"X1": "1407"}))
     state, events = retreat.retreat_units(GAME.data, state, [state.piece("3.A")], "R",
-                                          frozenset(["1607", "1707", "1609", "1508", "1708"]))
+                                          frozenset(["1607", "1707", "1609", "1508", "1708"]), fallback=False)
     texts_ = [e.text for e in events]
     assert "3.A retreats to 1507 into an enemy ZOC" in texts_
     assert "X1 must be revealed (3.A retreated next to it)" in texts_

@@ -11,7 +11,10 @@ from pbem.errors import IllegalOrderError, InputError
 from pbem.games.ambon import GAME, combat, retreat
 from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE
 
-NEVER = {JAPANESE: {"advance": "never", "hq-support": "never"}, ALLIED: {"advance": "never", "hq-support": "never"}}
+#: every choice of 11.1, 11.3 and 11.4 made by standing instructions (11.3's by the shipped policies)
+CHOSEN = {"losses": "protect-hq", "retreat": "retreat", "retreat-to": "toward-friends"}
+NEVER = {JAPANESE: {"advance": "never", "hq-support": "never", **CHOSEN},
+         ALLIED: {"advance": "never", "hq-support": "never", **CHOSEN}}
 
 
 def position(standing=NEVER, **doc):
@@ -157,19 +160,39 @@ HALONG = dict(positions={"1.A": "1611", "1.B": "1611", "NEI-1.B": "1511"})
 
 
 @pytest.mark.parametrize("choice, where", [
-    (None, "1512"),       # the default: the lowest movement cost
+    ("toward-friends", "1512"),  # the named policy: the lowest movement cost first
     ("1412", "1412"),     # the owner's choice: along a road
     ("1612 1412", "1412"),  # 1612 is in an EZOC: not a choice while a hex outside is legal
-    ("1612", "1512"),
+    ("1612 toward-friends", "1512"),
 ])
 def test_11_3_the_owner_chooses_among_the_lowest_cost_and_road_hexes(choice, where):
-    standing = {JAPANESE: {"advance": "never"}, ALLIED: {"hq-support": "never"}}
-    if choice:
-        standing[ALLIED] = {**standing[ALLIED], "retreat-to": choice}
+    standing = {JAPANESE: {"advance": "never", "losses": "protect-hq"},
+                ALLIED: {"hq-support": "never", "retreat": "retreat", "retreat-to": choice}}
     state = position(standing, **HALONG)
     s, texts = fight(state, JAPANESE, [{"attack": "1511", "with": ["1.A", "1.B"]}], ("1511", 3))  # 4:1, 3 -> 1/1r
     assert any(t.startswith(f"NEI-1.B retreats to {where}") for t in texts)
     assert s.piece("NEI-1.B").where == where
+
+
+def test_11_3_a_retreat_hex_no_standing_instruction_names_is_asked_of_the_owner():
+    """11.3 leaves NEI-1.B the choice of 1512 (lowest cost) or 1412 (along a
+    road): without a standing retreat-to that decides it, the combat waits
+    for the Allied answer; a hex 11.3 does not allow is refused by name."""
+    standing = {JAPANESE: {"advance": "never", "losses": "protect-hq"},
+                ALLIED: {"hq-support": "never", "retreat": "retreat", "retreat-to": "1612"}}
+    s, texts = fight(position(standing, **HALONG), JAPANESE, [{"attack": "1511", "with": ["1.A", "1.B"]}], ("1511", 3))
+    assert not any("retreats to" in t for t in texts) and s.piece("NEI-1.B").where == "1511"
+    from pbem.games.ambon import battle
+
+    b = s.battles[0]
+    assert battle.open_choices(GAME.data, s, b)["hexes"] == {"NEI-1.B": ["1512", "1412"]}
+    wrong = GAME.parse_orders({"order": [{"retreat": "retreat", "to": "1612"}]}, ALLIED).public[0]
+    with pytest.raises(IllegalOrderError, match="11.3: retreat at 1511: to = '1612' names no hex NEI-1.B may "
+                                                "retreat into; 11.3 allows 1512 or 1412"):
+        GAME.apply(s, Ordered(ALLIED, 6, 0, wrong))
+    right = GAME.parse_orders({"order": [{"retreat": "retreat", "to": "1412"}]}, ALLIED).public[0]
+    s, events = GAME.apply(s, Ordered(ALLIED, 6, 0, right))
+    assert "NEI-1.B retreats to 1412 (owner's choice)" in [e.text for e in events]
 
 
 def test_11_3_retreat_to_is_a_standing_instruction_of_hexes():

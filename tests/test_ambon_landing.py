@@ -99,7 +99,7 @@ def test_6_3_artillery_presence_is_ignored_for_landing_combat():
     result = play(state, JAPANESE, [{"land": "fw-amahusu"}], [6, 3])  # 12:3 = 4:1, 3 -> 1/1r
     t = texts(result)
     assert "landing combat on 1213 at 1 CS: 12 against 3 = 4:1; roll 3 -> 1/1r" in t
-    assert "Japanese hit: 2.A is disrupted" in t  # the loss order names 2.D first: it is not in the combat
+    assert "Japanese hit: 2.A is disrupted (standing instruction)" in t  # the loss order names 2.D first: it is not in the combat
     assert result.state.piece("2.D").where == "fw-amahusu" and not result.state.piece("2.D").disrupted
 
 

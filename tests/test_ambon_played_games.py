@@ -119,7 +119,7 @@ def test_the_choice_policy_makes_every_kind_of_choice(root):
     made = choices([played(root, s) for s in WHOLE_GAMES] + [played(root, s, OPENING_MESSAGES) for s in OPENINGS])
     print(made)
     wanted = ["land", "postpone", "move", "attack", "attack-with-hq", "bombard", "support-none", "support-hq",
-              "advance", "message without orders", "standing changed", "rule 14.1", "rule 14.2", "rule 14.3", "rule 14.4"]
+              "advance", "losses", "retreat", "message without orders", "standing changed", "rule 14.1", "rule 14.2", "rule 14.3", "rule 14.4"]
     assert [w for w in wanted if not made.get(w)] == []
 
 
@@ -243,7 +243,8 @@ def test_the_bot_without_a_policy_plays_as_before():
     state = GAME.initial_state({})
     plain = AmbonBot(GAME).orders(state, ALLIED, 1)
     assert plain == {"order": [{"setup": "historical"}],
-                     "standing": {"hq-support": "always", "surrender": "never", "retreat": "retreat"}}
+                     "standing": {"hq-support": "always", "surrender": "never", "retreat": "retreat",
+                                  "losses": "protect-hq", "retreat-to": "toward-friends"}}
     chosen = AmbonBot(GAME, random.Random(1)).orders(state, ALLIED, 1)
     assert chosen != plain and all("setup" not in o for o in chosen["order"])
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.engine import referee
-from pbem.engine.machine import MessageEnd, Opened, Ordered, RevealDue, Sealed
+from pbem.engine.machine import MessageEnd, Opened, Ordered, RevealDue, Sealed, replace
 from pbem.errors import IllegalOrderError, InputError
 from pbem.games.ambon import GAME, movement, setup
 from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE, REMOVED
@@ -333,7 +333,12 @@ def historical_turn_1():
 
 
 def test_15_0_landings_liang_and_laha():
+    """15.0's landings; the players' 11.3 choices ("remove one detachment",
+    "retreats the detachment to hex 0813", a Japanese unit disrupted) are
+    their standing instructions."""
     state = historical_turn_1()
+    state = replace(state, standing=state.standing.updated(ALLIED, {"losses": "X3", "retreat-to": "0813"})
+                    .updated(JAPANESE, {"losses": "3.A"}))
     assert state.phase == "japanese-landing" and state.turn == 1
     result = play(state, JAPANESE, [{"land": "fw-liang"}, {"land": "fw-laha"}], dice=[3, 5, 3], secrets=SECRET)
     t = texts(result)
@@ -345,8 +350,9 @@ def test_15_0_landings_liang_and_laha():
     assert "landing on 0713: roll 5 -2 (2 real mine(s)) = 3 -> landing combat at 1/2 attacker CS" in t
     # 3 x 6/2 = 9 against two detachments (2): 4.5:1 -> 4:1, roll 3 -> 1/1r
     assert "landing combat on 0713 at 1/2 CS: 9 against 2 = 4:1; roll 3 -> 1/1r" in t
-    assert "Allied hit: X3 is eliminated" in t and "X4 retreats to 0813" in t
-    assert "Japanese hit: 3.A is disrupted" in t
+    assert "Allied hit: X3 is eliminated (standing instruction)" in t
+    assert any(x.startswith("X4 retreats to 0813") for x in t)
+    assert "Japanese hit: 3.A is disrupted (standing instruction)" in t
     assert any(x.startswith("228-HQ, 3.A, 3.B, 3.C land on 0713") for x in t)
     s = result.state
     assert {s.piece(u).penalty for u in ("228-HQ", "3.A", "3.B", "3.C")} == {"opposed"}

@@ -41,7 +41,8 @@ def test_15_0_the_japanese_turn_and_the_recovery_phase():
     company in 1310 gives 3.A the EZOC it leaves; NEI-1.A stays out of the
     fight.  Japanese dice are given in the order the rules ask for them."""
     state = GAME.scenario_state(START)
-    state = replace(state, standing=state.standing.updated(ALLIED, {"hq-support": "always"}))
+    state = replace(state, standing=state.standing.updated(ALLIED, {"hq-support": "always", "losses": "X2",
+                                                                    "retreat": "retreat"}))
     j = referee.adjudicate(GAME, state, JAPANESE, JAPANESE_TURN, [3, 4], seq=4)
     t = texts(j)
     assert "3.A moves 1410 1509 for 5 MP" in t and "3.C moves 1507 1508 for 5 MP" in t
@@ -76,8 +77,12 @@ def test_14_1_defensive_bombardment_is_resolved_before_the_combat():
     for i, order in enumerate(GAME.parse_orders({"order": [{"attack": "1609", "with": ["3.A"]}]}, JAPANESE).public):
         state, _ = GAME.apply(state, Ordered(JAPANESE, 6, i, order))
     state, _ = GAME.apply(state, MessageEnd(JAPANESE, 6))
-    # the defender answers before any die: it may fire defensively (14.1)
-    assert [d.kind for d in GAME.awaiting(state) if isinstance(d, DecisionDue)] == ["hq-support"]
+    # the defender answers before any die: it may fire defensively (14.1), so
+    # the combat's die is keyed by the Allied message, not the declaring one;
+    # no HQ can support 1609, so no empty HQ question is asked
+    assert [d.kind for d in GAME.awaiting(state) if isinstance(d, DecisionDue)] == []
+    assert [(d.label, d.key_seq) for d in GAME.awaiting(state)] == [("combat 1609", 7)]
+    assert "a defensive bombardment by NEI-Art (14.1)" in GAME.decisions(state, ALLIED)
     order = GAME.parse_orders({"order": [{"bombard": "NEI-Art", "target": "3.A"}]}, ALLIED).public[0]
     state, events = GAME.apply(state, Ordered(ALLIED, 7, 0, order))
     assert events[0].text == "NEI-Art defensively bombards 3.A; one die is due"

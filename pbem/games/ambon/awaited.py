@@ -43,6 +43,10 @@ def awaiting(data: "AmbonData", state: AmbonState) -> tuple[Any, ...]:
                 options = tuple(battle.support_options(data, state, b)) + ("none",)
                 due.append(DecisionDue(other(b.side), "hq-support", f"support the defence of {b.target}?", options,
                                        rule="11.1"))
+            elif b.stage is CombatStage.LOSSES:
+                choices = battle.open_choices(data, state, b)
+                due.append(DecisionDue(b.waiting, "losses", f"the results of the combat at {b.target} ({b.result}): "
+                                       f"{battle._what_is_open(data, state, b)}?", tuple(choices["units"]), rule="11.3"))
             elif b.stage is CombatStage.ADVANCE:
                 options = tuple(battle.advance_candidates(data, state, b))
                 due.append(DecisionDue(b.side, "advance", f"advance into {b.target}?", options, rule="11.4"))

@@ -1,17 +1,25 @@
 """The Combat Phase (11.0-11.4): declarations, HQ support, resolution,
 retreats and advances.
 
-Message flow (DESIGN 4.3): the attacker declares every combat, with its own
-HQ support, in one message (11.0: "at the start of that phase"; 11.1: "the
-attacker first decides").  The defender's HQ support is the defender's
-decision and comes before the die, so the dice of a combat are keyed by the
-defender's answer -- or at once when a standing instruction (``hq-support``)
-answers it, or when no defending HQ can help.  Advances (11.4) are the
-attacker's decision after the die: a standing instruction (``advance``) or
-the attacker's next message.
+Message flow (see docs/protocol.md on the dice rule): the attacker declares
+every combat, with its own HQ support, in one message (11.0: "at the start of
+that phase"; 11.1: "the attacker first decides").  What the defender decides
+before the dice -- HQ support (11.1), and a defensive bombardment (14.1,
+"resolved before the combat ratio is calculated") -- keys the dice: while
+any of it is open, no combat's die is keyed before the defender's answer,
+so nobody decides anything knowing a die of the batch.  Otherwise (every
+support answered by a standing instruction or impossible) the dice are
+keyed by the declaring message itself.
 
-Losses and ``r`` (retreat or extra hit) follow the owner's default policy of
-:mod:`pbem.games.ambon.combat` (documented there).
+The combats are resolved in the order declared (:func:`proceed`), each to
+its end before the next: its CRT result, then the defender's results and
+retreats, then the attacker's (11.0: "Apply the result against the defender
+first"), then the advance (11.4).  Every choice the rules give a player
+after the die -- which units take the hits, retreat or refuse an ``r``, the
+retreat hex (11.3), the advance (11.4) -- is that player's: answered by a
+standing instruction, or asked in their next message (``losses``,
+``retreat``, ``advance`` orders), and the combat (and every combat declared
+after it) waits for it.  Nothing is chosen for a player.
 """
 
 from __future__ import annotations
@@ -104,11 +112,20 @@ def check_support(data: "AmbonData", state: AmbonState, side: str, hq: str, targ
 
 
 def open_support(data: "AmbonData", state: AmbonState, seq: int) -> tuple[AmbonState, list[Event]]:
-    """After the declarations: each combat's defender may add HQ support (11.1),
-    decided by its standing instruction or owed as a decision; lone HQs
-    attacked are eliminated at once (11.1), and the attackers may then
-    advance into the emptied hex (11.4)."""
+    """After the declarations of message ``seq``: lone HQs attacked are
+    eliminated at once (11.1) and the attackers may advance (11.4); each
+    other combat's defender may add HQ support (11.1) -- decided by their
+    standing ``hq-support``, or owed as a decision when an HQ can help.
+
+    The dice: while the defender owes a decision before them (an HQ support
+    no standing instruction answers, or a 14.1 defensive bombardment one of
+    their artillery-type units could make), every combat's die is keyed by
+    the defender's next message, ``seq + 1`` (strict alternation), so that no
+    pre-die decision is made knowing a die of the same batch."""
+    from pbem.games.ambon import bombardment
+
     events: list[Event] = []
+    rolling: list[str] = []
     for b in [x for x in state.battles if x.stage is CombatStage.DECLARED]:
         defenders = [p for p in state.at(b.target) if p.side != b.side]
         if defenders and all(data.spec(p).hq for p in defenders):
@@ -120,18 +137,39 @@ def open_support(data: "AmbonData", state: AmbonState, seq: int) -> tuple[AmbonS
             continue
         options = support_options(data, state, b)
         policy = state.standing.get(other(b.side), "hq-support")
-        may_fire = state.option("14.1") and any(
-            data.spec(p).artillery and not p.bombarded for p in state.on_map(other(b.side))
-        )
-        if (options and policy is None) or may_fire:
+        if options and policy is None:
             state = _with_battle(state, replace(b, stage=CombatStage.SUPPORT))
-            events.append(Event("11.1", f"{other(b.side)} may support the defence of {b.target} with {' or '.join(options)}"))
-        else:
-            hq = options[0] if options and policy == "always" else ""
-            state = _with_battle(state, replace(b, stage=CombatStage.ROLL, defender_hq=hq, key_seq=seq))
-            if hq:
-                events.append(Event("11.1", f"{hq} supports the defence of {b.target} (standing instruction)"))
+            events.append(Event("11.1", f"{other(b.side)} may support the defence of {b.target} with "
+                                        f"{' or '.join(options)}"))
+            continue
+        hq = options[0] if options and policy == "always" else ""
+        state = _with_battle(state, replace(b, stage=CombatStage.ROLL, defender_hq=hq))
+        rolling.append(b.target)
+        if hq:
+            events.append(Event("11.1", f"{hq} supports the defence of {b.target} (standing instruction)"))
+        elif options:
+            events.append(Event("11.1", f"no HQ supports the defence of {b.target} (standing instruction)"))
+    attacker = next((b.side for b in state.battles), "")
+    defender = other(attacker) if attacker else ""
+    guns = bombardment.able_to_bombard(data, state, defender, defensive=True) if state.option("14.1") and defender else []
+    asked = any(b.stage is CombatStage.SUPPORT for b in state.battles)
+    key = seq + 1 if asked or guns else seq
+    state = replace(state, battles=tuple(replace(b, key_seq=key) if b.target in rolling else b for b in state.battles))
+    if guns and rolling:
+        events.append(Event("14.1", f"the dice of the combats wait for the {defender.capitalize()} player's message: "
+                                    f"{', '.join(guns)} may bombard first (14.1)"))
     return state, events
+
+
+def defensive_window(state: AmbonState, seq: int) -> bool:
+    """14.1: "After all combats have been declared ... Defensive bombardment
+    is resolved before the combat ratio is calculated": open to message
+    ``seq`` while every combat is declared and no combat's die is keyed by
+    an earlier message."""
+    live = [b for b in state.battles if not (b.stage is CombatStage.DONE and not b.result)]
+    if not state.battles or any(b.stage is CombatStage.DECLARED for b in state.battles):
+        return False
+    return all(b.stage is CombatStage.SUPPORT or (b.stage is CombatStage.ROLL and b.key_seq >= seq) for b in live)
 
 
 def _with_battle(state: AmbonState, new: Battle) -> AmbonState:
@@ -169,7 +207,8 @@ def decide_support(data: "AmbonData", state: AmbonState, side: str, hq: str, tar
         raise illegal("11.1", f"{hq} cannot support the defence of {b.target} (may: {', '.join(support_options(data, state, b)) or 'none'})")
     new = replace(b, stage=CombatStage.ROLL, defender_hq="" if hq == "none" else hq, key_seq=seq)
     state = replace(state, battles=tuple(new if x is b else x for x in state.battles))
-    return state, [Event("11.1", f"{hq} supports the defence of {b.target}" if hq != "none" else f"no HQ supports the defence of {b.target}")]
+    return state, [Event("11.1", f"{hq} supports the defence of {b.target} (owner's choice)" if hq != "none"
+                         else f"no HQ supports the defence of {b.target} (owner's choice)")]
 
 
 def decline_open_support(state: AmbonState, side: str, seq: int) -> tuple[AmbonState, list[Event]]:
@@ -179,7 +218,7 @@ def decline_open_support(state: AmbonState, side: str, seq: int) -> tuple[AmbonS
     for b in state.battles:
         if b.stage is CombatStage.SUPPORT and other(b.side) == side:
             b = replace(b, stage=CombatStage.ROLL, key_seq=seq)
-            events.append(Event("11.1", f"no HQ supports the defence of {b.target}"))
+            events.append(Event("11.1", f"no HQ supports the defence of {b.target} (the decision was left open)"))
         battles.append(b)
     return replace(state, battles=tuple(battles)), events
 
@@ -224,36 +263,217 @@ def attack_strength(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[Fr
     return total, notes
 
 
-def resolve(data: "AmbonData", state: AmbonState, b: Battle, die: int) -> tuple[AmbonState, list[Event]]:
-    """Resolve combat ``b`` with ``die``: results against the defender first,
-    then the attacker (11.0), retreats (11.3), then the advance (11.4)."""
+def rolled(data: "AmbonData", state: AmbonState, b: Battle, die: int) -> tuple[AmbonState, list[Event]]:
+    """The die of combat ``b`` is known; it is resolved in declared order
+    (:func:`proceed`, which the sequence of play runs after every action).
+    When a combat declared before it is not resolved yet, the event says so."""
+    state = _with_battle(state, replace(b, stage=CombatStage.ROLLED, die=die))
+    earlier = next((x for x in state.battles[: state.battles.index(next(y for y in state.battles if y.target == b.target))]
+                    if x.stage is not CombatStage.DONE), None)
+    if earlier is None:
+        return state, []
+    return state, [Event("11.0", f"combat at {b.target}: roll {die}, applied once the combat at {earlier.target}, "
+                                 f"declared before it, is resolved (11.0)", {"target": b.target, "roll": die})]
+
+
+#: the steps of a combat's results, in the order 11.0 applies them
+STEPS = ("the CRT", "the defender's hits", "the defender's retreat", "the attacker's hits", "the advance")
+
+
+def proceed(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]]:
+    """11.0: resolve the combats whose dice are known, in the order they were
+    declared, each as far as the rules go before a choice its owner has
+    not made; a combat still waiting for a decision or its die holds up
+    every combat declared after it."""
+    events: list[Event] = []
+    for target in [b.target for b in state.battles]:
+        b = next(x for x in state.battles if x.target == target)
+        if b.stage is CombatStage.DONE:
+            continue
+        if b.stage not in (CombatStage.ROLLED, CombatStage.LOSSES):
+            break
+        state, more = _resolve(data, state, b)
+        events += more
+        if next(x for x in state.battles if x.target == target).stage is not CombatStage.DONE:
+            break
+    return state, events
+
+
+def _resolve(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[AmbonState, list[Event]]:
+    """Combat ``b`` from the step it stands at to its end, or to the first
+    choice its owner owes (stage LOSSES, ``waiting`` = that side)."""
+    events: list[Event] = []
+    while True:
+        if b.step == 0:
+            state, b, more = _read_crt(data, state, b)
+            events += more
+            if b.stage is CombatStage.DONE:
+                return state, events
+            continue
+        if b.step == 4:
+            state = _with_battle(state, replace(b, stage=CombatStage.DONE, waiting="", answers=()))
+            state, more = offer_advance(data, state, b) if not _defenders_left(state, b) else (state, [])
+            return state, events + more
+        a_hits, d_hits, kind = combat.parse_result(b.result)
+        owner = other(b.side) if b.step in (1, 2) else b.side
+        answers = b.answers if b.waiting == owner else ()
+        held = replace(b, answers=answers)
+        if b.step == 1:
+            pieces = [state.piece(u) for u in b.fought if state.piece(u).where == b.target]
+            victims = combat.choose_victims(data, pieces, d_hits, answer=_names(held.answer("losses")),
+                                            standing=state.standing.get(owner, "losses"), where=f" at {b.target}")
+            done = victims is not None and (kind == "" or _retreat_ready(data, state, b, victims, answers))
+            if done:
+                state, more, _ = combat.take_hits(state, data, victims, "defender")
+        elif b.step == 2:
+            survivors = [state.piece(u) for u in b.fought if state.piece(u).where == b.target]
+            result = None
+            if kind and survivors:
+                busy = frozenset(x.target for x in state.battles if x.stage is not CombatStage.DONE and x.target != b.target)
+                result = retreat.retreat_units(data, state, survivors, kind, busy, refuse=held.answer("retreat"),
+                                               to=held.answer("to"), fallback=False, where=f" at {b.target}")
+                done = result is not None
+                if done:
+                    state, more = result
+            else:
+                done, more = True, []
+        else:
+            pieces = [state.piece(u) for u in b.attackers if state.piece(u).on_map]
+            victims = combat.choose_victims(data, pieces, a_hits, answer=_names(held.answer("losses")),
+                                            standing=state.standing.get(owner, "losses"), where=f" at {b.target}")
+            done = victims is not None
+            if done:
+                state, more, _ = combat.take_hits(state, data, victims, "attacker")
+        if not done:
+            if b.stage is not CombatStage.LOSSES or b.waiting != owner:
+                b = replace(b, stage=CombatStage.LOSSES, waiting=owner, answers=answers)
+                state = _with_battle(state, b)
+                events.append(Event("11.3", f"combat at {b.target}: {owner} chooses {_what_is_open(data, state, b)} "
+                                            f"(11.3: the owning player chooses)", {"target": b.target, "owner": owner}))
+            return state, events
+        if b.stage is CombatStage.LOSSES and b.waiting == owner and not answers:
+            events.append(Event("11.3", f"combat at {b.target}: {owner}'s open choice is made by the standing "
+                                        f"instructions they have just given", {"target": b.target, "owner": owner}))
+        events += more
+        keep = answers if b.step == 1 else ()
+        b = replace(b, step=b.step + 1, stage=CombatStage.ROLLED, waiting=owner if keep else "", answers=keep)
+        state = _with_battle(state, b)
+
+
+def _names(text: str | None) -> list[str] | None:
+    return None if text is None else text.split()
+
+
+def _defenders_left(state: AmbonState, b: Battle) -> bool:
+    return any(p.side != b.side for p in state.at(b.target))
+
+
+def _retreat_ready(data: "AmbonData", state: AmbonState, b: Battle, victims: list[tuple[str, str]],
+                   answers: tuple[tuple[str, str], ...]) -> bool:
+    """Whether the defender's retreat is decided too (their answer or standing
+    instructions), so that their losses and their retreat are applied
+    together: one answer of theirs settles both (11.3)."""
+    trial, _, _ = combat.take_hits(state, data, victims, "defender")
+    survivors = [trial.piece(u) for u in b.fought if trial.piece(u).where == b.target]
+    if not survivors:
+        return True
+    _, _, kind = combat.parse_result(b.result)
+    held = replace(b, answers=answers)
+    busy = frozenset(x.target for x in state.battles if x.stage is not CombatStage.DONE and x.target != b.target)
+    return retreat.retreat_units(data, trial, survivors, kind, busy, refuse=held.answer("retreat"), to=held.answer("to"),
+                                 fallback=False, where=f" at {b.target}") is not None
+
+
+def _read_crt(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[AmbonState, Battle, list[Event]]:
+    """11.0: the odds and the CRT result of ``b``, in the position of the moment."""
     defenders = [p for p in state.at(b.target) if p.side != b.side]
     attackers = [state.piece(u) for u in b.attackers if state.piece(u).on_map]
-    done = replace(b, stage=CombatStage.DONE)
-    state = replace(state, battles=tuple(done if x is b else x for x in state.battles))
     if not defenders or not attackers:
-        return state, [Event("11.0", f"the combat at {b.target} lapses: {'no defender' if not defenders else 'no attacker'} is left")]
+        b = replace(b, stage=CombatStage.DONE)
+        return _with_battle(state, b), b, [
+            Event("11.0", f"the combat at {b.target} lapses: {'no defender' if not defenders else 'no attacker'} is left")]
     attack, notes = attack_strength(data, state, b)
     across = [p.where for p in attackers]
     odds = combat.odds(data, state, attack, defenders, b.target, across=across,
                        hq={"attacker": bool(b.attacker_hq), "defender": bool(b.defender_hq)})
-    rolled = combat.roll_on_crt(data, odds, die)
-    a_hits, d_hits, kind = rolled.hits
-    events = [Event("11.0", f"combat at {b.target}: {rolled.describe()}" + "".join(f"; {n}" for n in notes),
-                    {"target": b.target, **rolled.data()})]
-    state, more, _ = combat.apply_hits(data, state, defenders, d_hits, "defender")
-    events += more
-    survivors = [state.piece(p.id) for p in defenders if state.piece(p.id).where == b.target]
-    if kind and survivors:
-        busy = frozenset(x.target for x in state.battles if x.stage is not CombatStage.DONE)
-        state, more = retreat.retreat_units(data, state, survivors, kind, busy)
-        events += more
-    state, more, _ = combat.apply_hits(data, state, attackers, a_hits, "attacker")
-    events += more
-    if not [p for p in state.at(b.target) if p.side != b.side]:
-        state, more = offer_advance(data, state, b)
-        events += more
-    return state, events
+    rolled_ = combat.roll_on_crt(data, odds, b.die)
+    event = Event("11.0", f"combat at {b.target}: {rolled_.describe()}" + "".join(f"; {n}" for n in notes),
+                  {"target": b.target, **rolled_.data()})
+    b = replace(b, result=rolled_.result, fought=tuple(p.id for p in defenders), step=1)
+    return _with_battle(state, b), b, [event]
+
+
+def _what_is_open(data: "AmbonData", state: AmbonState, b: Battle) -> str:
+    """The owner's open choice at ``b``, in words (the decision's prompt)."""
+    a_hits, d_hits, kind = combat.parse_result(b.result)
+    if b.waiting == b.side:
+        units = [u for u in b.attackers if state.piece(u).on_map]
+        return f"which of {', '.join(units)} take{'s' if a_hits == 1 else ''} the {_hits(a_hits)}"
+    units = [u for u in b.fought if state.piece(u).where == b.target]
+    parts = []
+    if b.step == 1 and d_hits:
+        parts.append(f"which of {', '.join(units)} take{'s' if d_hits == 1 else ''} the {_hits(d_hits)}")
+    if kind == "r":
+        parts.append("whether to retreat or take an extra hit (r)")
+    if kind:
+        parts.append("where to retreat")
+    return ", ".join(parts) or "the results"
+
+
+def _hits(n: int) -> str:
+    return "hit" if n == 1 else f"{n} hits"
+
+
+def open_choices(data: "AmbonData", state: AmbonState, b: Battle) -> dict[str, Any]:
+    """The owner's open choice at ``b`` as data: the units that may take the
+    hits, whether an ``r`` is to answer, and each unit's legal retreat hexes
+    now (after their own losses they may be fewer)."""
+    a_hits, d_hits, kind = combat.parse_result(b.result)
+    if b.waiting == b.side:
+        return {"hits": a_hits, "units": [u for u in b.attackers if state.piece(u).on_map], "retreat": "", "hexes": {}}
+    units = [u for u in b.fought if state.piece(u).where == b.target]
+    busy = frozenset(x.target for x in state.battles if x.stage is not CombatStage.DONE and x.target != b.target)
+    hexes = {}
+    for u in units:
+        options = retreat.retreat_options(data, state, state.piece(u), busy)
+        hexes[u] = retreat.retreat_choices(data, state, state.piece(u), options)
+    return {"hits": d_hits if b.step == 1 else 0, "units": units, "retreat": kind, "hexes": hexes}
+
+
+def answer(data: "AmbonData", state: AmbonState, side: str, kind: str, value: str, target: str | None,
+           more: dict[str, str] | None = None) -> tuple[AmbonState, list[Event]]:
+    """``side``'s answer to an open 11.3 choice: ``kind`` ``"losses"`` (the
+    units, in the order they take the hits) or ``"retreat"`` (``"retreat"``
+    or ``"hit"``, with ``more["to"]``: hexes in order of preference).  It
+    takes effect when the combat goes on (:func:`proceed`)."""
+    waiting = [b for b in state.battles if b.stage is CombatStage.LOSSES and b.waiting == side
+               and (target is None or b.target == target)]
+    if len(waiting) != 1:
+        open_ = [b.target for b in state.battles if b.stage is CombatStage.LOSSES and b.waiting == side]
+        if not open_:
+            raise illegal("11.3", f"{side} has no choice of losses or retreat open"
+                                  + (f" at {target}" if target else ""))
+        raise illegal("11.3", f"say which combat this answers (target = ...): choices open at {', '.join(open_)}")
+    b = waiting[0]
+    choices = open_choices(data, state, b)
+    if kind == "losses":
+        names = value.split()
+        wrong = [n for n in names if n not in choices["units"]]
+        if wrong:
+            raise illegal("11.3", f"losses at {b.target}: {wrong[0]} {state.did_you_mean(wrong[0]) or ''}is not one "
+                                  f"of the units that took part ({', '.join(choices['units'])})".replace("  ", " "))
+        given = (("losses", value),)
+    else:
+        if b.waiting == b.side or not choices["retreat"]:
+            raise illegal("11.3", f"retreat at {b.target}: no retreat is {side}'s to decide there")
+        if value == "hit" and choices["retreat"] == "R":
+            raise illegal("11.3", f"retreat at {b.target}: the result is R, which no extra hit can refuse")
+        given = (("retreat", value),) + ((("to", more["to"]),) if more and more.get("to") else ())
+    answers = tuple((k, v) for k, v in b.answers if k not in {g for g, _ in given}) + given
+    state = _with_battle(state, replace(b, answers=answers))
+    said = {"losses": "the hits go to", "retreat": "answers the retreat:", "to": "retreats to"}
+    return state, [Event("11.3", f"{side} chooses at {b.target}: " + "; ".join(f"{said[k]} {v}" for k, v in given),
+                         {"target": b.target, "answer": dict(given)})]
 
 
 # --------------------------------------------------------------------------- 11.4 advance after combat
@@ -273,7 +493,8 @@ def advance_candidates(data: "AmbonData", state: AmbonState, b: Battle) -> list[
 
 def offer_advance(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[AmbonState, list[Event]]:
     """11.4: the defending hex of ``b`` is empty: the attacker's standing
-    instruction ``advance`` decides, or the attacker's next message."""
+    instruction ``advance`` decides, or the attacker's next message (the
+    combats declared after it wait for that decision)."""
     candidates = advance_candidates(data, state, b)
     if not candidates:
         return state, []

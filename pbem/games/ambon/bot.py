@@ -28,7 +28,7 @@ import re
 from fractions import Fraction
 from typing import Any, Mapping
 
-from pbem.engine.machine import DecisionDue, Ordered, Sealed
+from pbem.engine.machine import DecisionDue, Ordered, Sealed, replace
 from pbem.engine.paths import cheapest_path, reachable
 from pbem.errors import PbemError
 from pbem.games.ambon import bombardment, combat, movement
@@ -48,25 +48,32 @@ from pbem.games.ambon.state import (
     other,
 )
 
+#: the bot's own choices (11.3 included: pbem chooses nothing for a player,
+#: so a bot says how it takes its losses and where it retreats)
 STANDING = {
-    ALLIED: {"hq-support": "always", "surrender": "never", "retreat": "retreat"},
-    JAPANESE: {"advance": "always"},
+    ALLIED: {"hq-support": "always", "surrender": "never", "retreat": "retreat", "losses": "protect-hq",
+             "retreat-to": "toward-friends"},
+    JAPANESE: {"advance": "always", "losses": "protect-hq", "retreat": "retreat", "retreat-to": "toward-friends"},
 }
 #: every routine question answered in advance (DESIGN 4.3): what a player
 #: who leaves `pbem watch` the most to do sets (docs/watch.md's figure)
 EVERY_STANDING = {
-    ALLIED: {"hq-support": "always", "advance": "always", "surrender": "never", "retreat": "retreat"},
-    JAPANESE: {"hq-support": "always", "advance": "always", "retreat": "retreat"},
+    ALLIED: {"hq-support": "always", "advance": "always", "surrender": "never", "retreat": "retreat",
+             "losses": "protect-hq", "retreat-to": "toward-friends"},
+    JAPANESE: {"hq-support": "always", "advance": "always", "retreat": "retreat", "losses": "protect-hq",
+               "retreat-to": "toward-friends"},
 }
 MIN_ODDS = {JAPANESE: Fraction(2), ALLIED: Fraction(3)}
 
 #: with a choice policy: the answers a standing instruction may be given
 #: (None: left unset, so the decision is asked), per side (STANDING_KINDS in game.py)
 RANDOM_STANDING = {
-    ALLIED: {"hq-support": ("always", "never", None), "advance": ("always", "never", None),
-             "retreat": ("retreat", "hit", None), "surrender": ("never", None)},
+    ALLIED: {"hq-support": ("always", "never", None, None), "advance": ("always", "never", None),
+             "retreat": ("retreat", "hit", None), "surrender": ("never", None),
+             "losses": ("protect-hq", None), "retreat-to": ("toward-friends", None)},
     JAPANESE: {"hq-support": ("always", "never", None), "advance": ("always", "never", None),
-               "retreat": ("retreat", "hit", None)},
+               "retreat": ("retreat", "hit", None), "losses": ("protect-hq", None),
+               "retreat-to": ("toward-friends", None)},
 }
 
 
@@ -96,6 +103,9 @@ class AmbonBot:
             doc["standing"] = dict(self.standing[side]) if self.rng is None else self._random_standing(side)
         elif self.rng is not None and self.rng.random() < 0.05:
             doc["standing"] = self._changed_standing(side)
+            # the message's standing instructions come before its orders: the
+            # orders are tried in the position they will meet
+            state = replace(state, standing=state.standing.updated(side, doc["standing"]))
         if state.phase == SETUP_ALLIED and side == ALLIED:
             doc["order"] += [{"setup": "historical"}] if self.rng is None else self._random_allied_setup(state)
             return doc
@@ -355,15 +365,41 @@ class AmbonBot:
                     continue
                 target = _decision_target(due)
                 where = {"target": target} if target else {}
-                if due.kind == "hq-support":
-                    yield {"support": self.rng.choice(due.options), **where}
+                if due.kind == "hq-support":  # an HQ more often than not, "none" now and then
+                    hqs = [o for o in due.options if o != "none"]
+                    yield {"support": self.rng.choice(hqs) if hqs and self.rng.random() < 0.6 else "none", **where}
                 elif due.kind == "surrender":
                     yield {"surrender": "yes" if self.rng.random() < 0.3 else "no"}
                 elif due.kind == "advance":
                     units = [u for u in due.options if self.rng.random() < 0.6]
                     yield {"advance": units, **where}
+                elif due.kind == "losses":
+                    yield from self._losses(current, target)
 
         return lambda current: list(generate(current))
+
+    def _losses(self, current: AmbonState, target: str):
+        """11.3: a random answer to an open choice of losses and retreat: the
+        units taking the hits in random order, a random answer to an r and
+        random retreat hexes among those 11.3 allows (tried: one that does
+        not settle the choice is dropped, and the choice asked again)."""
+        from pbem.games.ambon import battle
+
+        b = next(x for x in current.battles if x.target == target)
+        choices = battle.open_choices(self.data, current, b)
+        units = list(choices["units"])
+        if choices["hits"]:
+            self.rng.shuffle(units)
+            pieces = [current.piece(u) for u in units]
+            victims = combat.choose_victims(self.data, pieces, choices["hits"], standing=" ".join(units))
+            names = [u for u, why in victims or () if why != combat.NO_CHOICE]
+            if names:
+                yield {"losses": names, "target": target}
+        if b.waiting != b.side and choices["retreat"]:
+            hexes = sorted({h for found in choices["hexes"].values() for h in found})
+            self.rng.shuffle(hexes)
+            answer = "hit" if choices["retreat"] == "r" and self.rng.random() < 0.3 else "retreat"
+            yield {"retreat": answer, "target": target, **({"to": " ".join(hexes)} if hexes else {})}
 
     def _defensive_bombardments(self, side: str):
         """14.1: in the enemy's Combat Phase, once its combats are declared,

@@ -4,16 +4,20 @@ Odds are exact fractions rounded in the defender's favour; the CRT, its
 shifts and DRMs are data (``charts.toml``).  Results read ``A/D`` hits with an
 optional ``r`` (retreat or take an extra hit) or ``R`` (must retreat).
 
-Who chooses which unit takes a hit, and whether to retreat or take the extra
-hit, and where to retreat, is the owner's decision (11.3), made after the
-die.  Owners give it in advance as standing instructions (``losses = "3.C
-3.A"``, ``retreat = "retreat" | "hit"``, ``retreat-to = "1708 1607"``); what
-they leave open is answered by a DOCUMENTED
-DEFAULT POLICY rather than by another email: a hit goes first to a unit one hit
-eliminates and that is worth no VP (a detachment), then disrupts the
-strongest undisrupted unit, then eliminates the weakest disrupted one; an
-``r`` is answered by retreating; a retreat goes to the legal hex 11.3
-prefers, ties broken toward friendly units, then by hex number.
+Who takes a hit is the owner's decision (11.3: "the owning player chooses
+which unit takes the hit"), made after the die.  pbem never makes it for
+them: it is decided by the owner's answer in a message (``losses = [...]``),
+or by the owner's standing instruction ``losses`` -- units in the order they
+take hits, ending, if the owner wants one, with a named policy -- or it is
+no choice at all (one unit left, or hits enough to eliminate every unit).
+Otherwise the combat waits for the owner's message (:mod:`.battle`).  Every
+hit's event says which of these decided it.
+
+The one named loss policy, :data:`PROTECT_HQ` (``losses = "protect-hq"``):
+a hit goes first to a unit one hit eliminates that is worth no VP (a
+detachment), then disrupts the strongest undisrupted unit, then eliminates
+the weakest disrupted one, and eliminates an HQ only when no other unit is
+left to take it (an HQ is worth +3 or -5 VP, 3.0).
 """
 
 from __future__ import annotations
@@ -184,40 +188,132 @@ def one_hit_kills(data: "AmbonData", piece: Piece) -> bool:
     return data.spec(piece).one_hit
 
 
-def hit_order(data: "AmbonData", pieces: list[Piece], preference: str = "") -> list[Piece]:
-    """Who takes the next hit: the owner's standing loss order first (the
-    units it names, an undisrupted one before any disrupted one), then the
-    default policy (module docstring)."""
-    listed = preference.split()
+#: the named loss policy (module docstring); a standing ``losses`` may end with it
+PROTECT_HQ = "protect-hq"
+LOSS_POLICIES = (PROTECT_HQ,)
+
+#: how each hit was decided, as its event says
+BY_ANSWER, BY_STANDING, NO_CHOICE = "owner's choice", "standing instruction", "no choice"
+
+
+def policy_order(data: "AmbonData", pieces: list[Piece]) -> list[Piece]:
+    """:data:`PROTECT_HQ`: who takes the next hit -- a detachment first, then
+    the strongest undisrupted unit, then the weakest disrupted one, an HQ last."""
 
     def key(p: Piece) -> tuple:
-        if p.id in listed:
-            return (-2 if not p.disrupted else -1, listed.index(p.id))
         spec = data.spec(p)
-        if one_hit_kills(data, p) and not spec.hq:
+        if spec.hq:
+            return (3, p.id)
+        if one_hit_kills(data, p):
             return (0, p.id)
-        if not p.disrupted and not spec.hq:
+        if not p.disrupted:
             return (1, -spec.combat, p.id)
         return (2, spec.combat, p.id)
 
     return sorted(pieces, key=key)
 
 
-def apply_hits(data: "AmbonData", state: AmbonState, pieces: list[Piece], hits: int, who: str) -> tuple[AmbonState, list[Event], list[str]]:
-    """11.3: each hit disrupts a unit, or eliminates a disrupted one (an HQ or
-    a detachment dies to one hit).  Returns the ids eliminated."""
+def hit_order(data: "AmbonData", pieces: list[Piece], preference: str = "") -> list[Piece]:
+    """Who takes the next hit under a standing loss order: the units it names
+    (an undisrupted one before any disrupted one, then in the order named),
+    then -- when it ends with :data:`PROTECT_HQ` -- the policy's order.  Units
+    it does not name are left out unless it ends with the policy."""
+    words = preference.split()
+    listed = [w for w in words if w not in LOSS_POLICIES]
+    named = sorted((p for p in pieces if p.id in listed), key=lambda p: (p.disrupted, listed.index(p.id)))
+    if words and words[-1] == PROTECT_HQ:
+        return named + [p for p in policy_order(data, pieces) if p.id not in listed]
+    return named
+
+
+def capacity(data: "AmbonData", pieces: list[Piece]) -> int:
+    """11.3: the hits that eliminate every one of ``pieces``."""
+    return sum(1 if p.disrupted or one_hit_kills(data, p) else 2 for p in pieces)
+
+
+def has_choice(data: "AmbonData", pieces: list[Piece], hits: int) -> bool:
+    """Whether the owner has anything to choose: hits to take, more than one
+    unit to take them and not so many that every unit is eliminated anyway."""
+    return hits > 0 and len(pieces) > 1 and hits < capacity(data, pieces)
+
+
+def _hit(p: Piece, data: "AmbonData") -> Piece:
+    if p.disrupted or one_hit_kills(data, p):
+        return replace(p, where=ELIMINATED, disrupted=False)
+    return replace(p, disrupted=True)
+
+
+def choose_victims(data: "AmbonData", pieces: list[Piece], hits: int, *, answer: list[str] | None = None,
+                   standing: str | None = None, where: str = "") -> list[tuple[str, str]] | None:
+    """11.3: the unit each of ``hits`` goes to, with what decided it
+    (:data:`BY_ANSWER`, :data:`BY_STANDING`, :data:`NO_CHOICE`) -- or None
+    when the owner has not decided a hit that is theirs to decide.
+
+    ``answer``: the owner's ``losses`` order, the units in the order they take
+    the hits (a unit named twice takes two); only hits with a choice use it,
+    and it must name exactly those.  Without one, ``standing`` (the owner's
+    standing ``losses``) decides the hits it covers."""
+    alive = {p.id: p for p in pieces if p.where != ELIMINATED}
+    out: list[tuple[str, str]] = []
+    names = list(answer) if answer is not None else None
+    for n in range(hits):
+        left = list(alive.values())
+        if not left:
+            break
+        if not has_choice(data, left, hits - n):
+            victim, why = policy_order(data, left)[0].id, NO_CHOICE
+        elif names is not None:
+            if not names:
+                raise illegal("11.3", f"losses{where}: {hits} hits, and the order names the units of only "
+                                      f"{len(out)}: name one unit for each hit that is yours to choose "
+                                      f"(of {', '.join(sorted(alive))})")
+            victim, why = names.pop(0), BY_ANSWER
+            if victim not in alive:
+                raise illegal("11.3", f"losses{where}: {victim!r} is not one of the units that can take this hit "
+                                      f"({', '.join(sorted(alive))})")
+        else:
+            ranked = hit_order(data, left, standing or "")
+            if not ranked:
+                return None
+            victim, why = ranked[0].id, BY_STANDING
+        out.append((victim, why))
+        hit = _hit(alive[victim], data)
+        if hit.where == ELIMINATED:
+            del alive[victim]
+        else:
+            alive[victim] = hit
+    if names:
+        raise illegal("11.3", f"losses{where}: {', '.join(names)} named for more hits than there are to choose "
+                              f"({hits} in all)")
+    return out
+
+
+def take_hits(state: AmbonState, data: "AmbonData", victims: list[tuple[str, str]], who: str) -> tuple[AmbonState, list[Event], list[str]]:
+    """11.3: each hit disrupts its unit, or eliminates a disrupted one (an HQ
+    or a detachment dies to one hit); every event says what decided it."""
     events: list[Event] = []
     dead: list[str] = []
-    for _ in range(hits):
-        alive = [state.piece(p.id) for p in pieces if state.piece(p.id).where != ELIMINATED]
-        if not alive:
-            break
-        victim = hit_order(data, alive, state.standing.get(alive[0].side, "losses") or "")[0]
-        if victim.disrupted or one_hit_kills(data, victim):
-            state = state.with_piece(replace(victim, where=ELIMINATED, disrupted=False))
-            dead.append(victim.id)
-            events.append(Event("11.3", f"{who} hit: {victim.id} is eliminated", {"unit": victim.id}))
-        else:
-            state = state.with_piece(replace(victim, disrupted=True))
-            events.append(Event("11.3", f"{who} hit: {victim.id} is disrupted", {"unit": victim.id}))
+    for uid, why in victims:
+        victim = state.piece(uid)
+        hit = _hit(victim, data)
+        state = state.with_piece(hit)
+        done = "eliminated" if hit.where == ELIMINATED else "disrupted"
+        if hit.where == ELIMINATED:
+            dead.append(uid)
+        marked = "" if why == NO_CHOICE else f" ({why})"  # a hit nobody could give elsewhere carries no mark
+        events.append(Event("11.3", f"{who} hit: {uid} is {done}{marked}", {"unit": uid, "decided": why}))
     return state, events, dead
+
+
+def apply_hits(data: "AmbonData", state: AmbonState, pieces: list[Piece], hits: int, who: str) -> tuple[AmbonState, list[Event], list[str]]:
+    """11.3 where only one unit can take each hit (the extra hit of a retreat,
+    or one refused) or where no message can answer (a landing combat of 6.3,
+    see :mod:`.landing`): the owner's standing ``losses``, else the
+    :data:`PROTECT_HQ` policy -- its events say "pbem's default policy"."""
+    alive = [state.piece(p.id) for p in pieces if state.piece(p.id).where != ELIMINATED]
+    side = alive[0].side if alive else ""
+    victims = choose_victims(data, alive, hits, standing=state.standing.get(side, "losses"))
+    if victims is None:
+        victims = [(uid, "pbem's default policy: no standing losses instruction")
+                   for uid, _ in choose_victims(data, alive, hits, standing=PROTECT_HQ) or []]
+    return take_hits(state, data, victims, who)

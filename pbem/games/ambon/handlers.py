@@ -44,6 +44,11 @@ def ordered(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[Ambo
         return battle.decide_support(data, state, side, order["hq"], order.get("target"), action.seq)
     if kind == "advance":
         return battle.advance(data, state, side, list(order["units"]), order.get("target"))
+    if kind == "losses":
+        return battle.answer(data, state, side, "losses", " ".join(order["units"]), order.get("target"))
+    if kind == "retreat":
+        return battle.answer(data, state, side, "retreat", order["answer"], order.get("target"),
+                             {"to": order.get("to", "")})
     if kind == "surrender":
         return _surrender(data, state, side, order["answer"])
     if kind == "bombard":
@@ -127,6 +132,9 @@ def _bombard(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[Amb
             raise illegal("10.0", f"{side} may bombard only in its own Bombardment Phase (14.1 is not in use)")
         if not state.battles or any(b.stage is CombatStage.DECLARED for b in state.battles):
             raise illegal("14.1", "defensive bombardment comes after all combats have been declared")
+        if not battle.defensive_window(state, action.seq):
+            raise illegal("14.1", "defensive bombardment is resolved before the combat ratio is calculated: "
+                                  "it belongs in the message that answers the declarations")
     else:
         state, events = phases.reach(data, state, OWN_PHASES[side][1], side, action.index, "bombard")
     if any(b.unit == unit for b in state.bombardments):

@@ -32,6 +32,8 @@ ORDER_FORMS = (
     ('bombard = "3.D"  target = "NEI-2.B"', "your Bombardment Phase (the defender's: 14.1)", "10.0, 14.1"),
     ('attack = "1609"  with = ["3.A", "3.B"]  hq = "228-HQ"', "your Combat Phase", "11.0, 11.1"),
     ('support = "NEI-HQ"  target = "1609"', "the defender's HQ answer", "11.1"),
+    ('losses = ["NEI-2.B", "X3"]  target = "1609"', "the owner's answer after the die: who takes the hits", "11.3"),
+    ('retreat = "retreat"  to = "1708 1607"  target = "1609"', "the defender's answer to r / R (or \"hit\")", "11.3"),
     ('advance = ["3.A"]  target = "1609"', "the attacker's answer after combat", "11.4"),
     ('surrender = "no"', "the Allies, at the start of turn 8", "3.2"),
     ('reveal = "X3"', "the owner, any time (voluntary)", "13.1"),
@@ -52,16 +54,34 @@ VERBS = {  # verb: (required fields, optional fields)
     "surrender": ((), ()),
     "support": ((), ("target",)),
     "advance": ((), ("target",)),
+    "losses": ((), ("target",)),
+    "retreat": ((), ("target", "to")),
     "reveal": ((), ()),
 }
 STANDING_KINDS = {
     "hq-support": ("always", "never"),  # 11.1: support the defence whenever an HQ can
     "advance": ("always", "never"),  # 11.4: advance every eligible attacker into an emptied hex
     "retreat": ("retreat", "hit"),  # 11.3: answer an "r" result
-    "retreat-to": None,  # 11.3: hexes to retreat into, in order of preference, when 11.3 leaves a choice: "1708 1607"
+    "retreat-to": None,  # 11.3: hexes in order of preference when 11.3 leaves a choice, and/or "toward-friends": "1708 1607"
     "surrender": ("never",),  # 3.2: fight on at the start of turn 8 (turns.toml) without being asked
-    "losses": None,  # 11.3: units in the order they take hits, e.g. "3.C 3.A"
+    "losses": None,  # 11.3: units in the order they take hits, and/or "protect-hq": ["3.C", "3.A", "protect-hq"]
 }
+
+def _standing_lists(document: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``losses`` and ``retreat-to`` may be TOML arrays (``losses = ["3.C",
+    "3.A", "protect-hq"]``): kept as the words of one instruction."""
+    table = document.get("standing")
+    if not isinstance(table, Mapping) or not any(isinstance(table.get(k), list) for k in ("losses", "retreat-to")):
+        return document
+    table = dict(table)
+    for kind in ("losses", "retreat-to"):
+        value = table.get(kind)
+        if isinstance(value, list):
+            if not all(isinstance(v, str) and v and " " not in v for v in value):
+                raise InputError(f"standing.{kind}: a list of unit ids or hexes, got {value!r}", field=f"standing.{kind}")
+            table[kind] = " ".join(value)
+    return {**document, "standing": table}
+
 
 def _where(index: int, verb: str) -> str:
     return f"order {index + 1} ({verb})"
@@ -73,10 +93,23 @@ def parse_orders(data: "AmbonData", document: Mapping[str, Any], side: str) -> P
     unknown = sorted(set(document) - {"order", "standing"})
     if unknown:
         raise InputError(f"orders: unknown top-level key(s) {', '.join(unknown)}", field=unknown[0])
+    document = _standing_lists(document)
     instructions = standing.parse(document, STANDING_KINDS)
+    if "losses" in instructions:
+        from pbem.games.ambon.combat import LOSS_POLICIES
+
+        words = instructions["losses"].split()
+        misplaced = [w for w in words[:-1] if w in LOSS_POLICIES]
+        if misplaced or not words:
+            raise InputError(f"standing.losses: {instructions['losses']!r}: units in the order they take hits, "
+                             f"ending, if you want one, with the policy \"{LOSS_POLICIES[0]}\" (11.3)",
+                             field="standing.losses")
     if "retreat-to" in instructions:
+        from pbem.games.ambon.retreat import TOWARD_FRIENDS
+
         try:
-            hexes = [data.map.label(data.map.hex(h)) for h in instructions["retreat-to"].split()]
+            hexes = [h if h == TOWARD_FRIENDS else data.map.label(data.map.hex(h))
+                     for h in instructions["retreat-to"].split()]
         except InputError as err:
             raise InputError(f"standing.retreat-to: {err} (give hexes in order of preference, e.g. \"1708 1607\")",
                              field="standing.retreat-to") from err
@@ -128,7 +161,7 @@ def _parse_order(data: "AmbonData", side: str, i: int, order: Any, public: list[
             field=(sorted(extra) + missing)[0],
         )
     value = order[verb]
-    if verb not in ("second_wave", "advance") and not isinstance(value, str):
+    if verb not in ("second_wave", "advance", "losses") and not isinstance(value, str):
         raise InputError(f"{where}: {verb} must be a string, got {value!r}", field=verb)
     if verb == "place":
         public.append({"type": "place", "unit": value, "hex": _hexlabel(data, order["hex"], where)})
@@ -185,6 +218,23 @@ def _parse_order(data: "AmbonData", side: str, i: int, order: Any, public: list[
         if value not in ("yes", "no"):
             raise InputError(f"{where}: surrender = \"yes\" or \"no\"", field=verb)
         public.append({"type": "surrender", "answer": value})
+    elif verb == "losses":
+        if isinstance(value, str):
+            value = value.split()
+        if not isinstance(value, list) or not all(isinstance(u, str) and u for u in value):
+            raise InputError(f"{where}: losses must be a list of unit ids, in the order they take the hits", field=verb)
+        public.append({"type": "losses", "units": list(value), **_target(data, order, where)})
+    elif verb == "retreat":
+        if value not in ("retreat", "hit"):
+            raise InputError(f"{where}: retreat = \"retreat\" or \"hit\" (refuse an r with an extra hit, 11.3)", field=verb)
+        to = order.get("to", "")
+        if isinstance(to, list):
+            to = " ".join(str(h) for h in to)
+        if not isinstance(to, str):
+            raise InputError(f"{where}: to must be hexes in order of preference, e.g. \"1708 1607\"", field="to")
+        hexes = [_hexlabel(data, h, where) for h in to.split()]
+        public.append({"type": "retreat", "answer": value, **({"to": " ".join(hexes)} if hexes else {}),
+                       **_target(data, order, where)})
     elif verb == "advance":
         if not isinstance(value, list) or not all(isinstance(u, str) for u in value):
             raise InputError(f"{where}: advance must be a list of unit ids ([] to stay)", field=verb)
@@ -211,6 +261,10 @@ def _move_order(data: "AmbonData", value: Any, where: str) -> dict[str, Any]:
         return {"type": "move", "unit": unit.strip(), "to": _hexlabel(data, goal, where)}
     raise InputError(f"{where}: move must read 'UNIT: HEX HEX ...' (the path) or 'UNIT to HEX' (the destination), "
                      f"got {value!r}", field="move")
+
+
+def _target(data: "AmbonData", order: Mapping[str, Any], where: str) -> dict[str, str]:
+    return {"target": _hexlabel(data, order["target"], where)} if "target" in order else {}
 
 
 def _hexlabel(data: "AmbonData", text: Any, where: str) -> str:

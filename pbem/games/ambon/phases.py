@@ -52,6 +52,8 @@ def blocker(data: "AmbonData", state: AmbonState) -> str:
         b = open_battles[0]
         if b.stage is CombatStage.ADVANCE:
             return f"{b.side} has not decided the advance into {b.target}"
+        if b.stage is CombatStage.LOSSES:
+            return f"{b.waiting} has not chosen the losses and retreats of the combat at {b.target} (11.3)"
         return f"the combat at {b.target} is not resolved"
     return ""
 
@@ -146,6 +148,8 @@ def message_end(data: "AmbonData", state: AmbonState, action: MessageEnd) -> tup
 def progress(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]]:
     """A closing phase whose blockers have cleared ends; automatic phases run."""
     events: list[Event] = []
+    if state.battles:
+        state, events = battle.proceed(data, state)
     if state.movement_paused and not blocker(data, state):
         state, more = _resume_movement(data, state)
         events += more

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pbem.engine.machine import Event, replace
+from pbem.engine.machine import Event, illegal, replace
 from pbem.games.ambon import combat, entering, hidden, movement
 from pbem.games.ambon.state import AmbonState, PendingHit, Piece, Reveal, other
 
@@ -70,56 +70,100 @@ def retreat_choices(data: "AmbonData", state: AmbonState, piece: Piece, options:
             if e == into_ezoc and (c == lowest or "road" in gmap.hexside_features(here, gmap.hex(label)))]
 
 
-def retreat_units(data: "AmbonData", state: AmbonState, pieces: list[Piece], kind: str,
-                  busy: frozenset[str] = frozenset()) -> tuple[AmbonState, list[Event]]:
-    """11.3: ``r`` -- retreat one hex or refuse with an extra hit (the owner's
-    standing instruction ``retreat = "hit"`` refuses; by default units
-    retreat); ``R`` -- must retreat.  Into an EZOC only when no other hex is
-    legal, with an extra hit; with no legal hex, an extra hit instead.
+#: the named retreat policy: a standing ``retreat-to`` may be or end with it
+TOWARD_FRIENDS = "toward-friends"
 
-    The hex is the owner's choice among those 11.3 allows
-    (:func:`retreat_choices`): the first of them its standing
-    instruction ``retreat-to`` names (hexes in order of preference), else the
-    default policy's (:mod:`combat`).  A unit that retreats enters its new hex
-    with every effect of entering (:mod:`entering`: 3.1 control, 6.5
-    beachheads, 7.2 and 8.0 reveals)."""
+
+def retreat_units(data: "AmbonData", state: AmbonState, pieces: list[Piece], kind: str,
+                  busy: frozenset[str] = frozenset(), *, refuse: str | None = None, to: str | None = None,
+                  fallback: bool = True, where: str = "") -> tuple[AmbonState, list[Event]] | None:
+    """11.3: ``r`` -- retreat one hex or refuse with an extra hit; ``R`` --
+    must retreat.  Into an EZOC only when no other hex is legal, with an
+    extra hit; with no legal hex, an extra hit instead.
+
+    Both choices are the owner's: whether to refuse an ``r`` (``refuse``:
+    their answer, ``"retreat"`` or ``"hit"``, else their standing
+    ``retreat``), and which hex, among those 11.3 allows
+    (:func:`retreat_choices`), when it allows more than one (``to``: their
+    answer, hexes in order of preference, else their standing
+    ``retreat-to``: hexes, and or only :data:`TOWARD_FRIENDS`, the first
+    hex 11.3 prefers, ties toward friendly units, then by hex number).
+    When neither decides a choice that is theirs: None (the combat waits
+    for their message) -- or, with ``fallback`` (where no message can
+    answer: 14.3's bombardment), :data:`TOWARD_FRIENDS` and retreating,
+    with events that say it was pbem's default policy.  A unit that
+    retreats enters its new hex with every effect of entering
+    (:mod:`entering`: 3.1 control, 6.5 beachheads, 7.2 and 8.0 reveals)."""
     events: list[Event] = []
+    default = "pbem's default policy: no standing instruction"
     for piece in pieces:
         piece = state.piece(piece.id)
-        if kind == "r" and state.standing.get(piece.side, "retreat") == "hit":
-            state, more, _ = combat.apply_hits(data, state, [piece], 1, "refusing the retreat: extra")
-            events += more
-            continue
         options = retreat_options(data, state, piece, busy)
         if not options:
             state, more, _ = combat.apply_hits(data, state, [piece], 1, "no legal retreat: extra")
             events += more
             continue
+        if kind == "r":
+            answer, why = refuse, "owner's choice"
+            if answer is None:
+                answer, why = state.standing.get(piece.side, "retreat"), "standing instruction"
+            if answer is None:
+                if not fallback:
+                    return None
+                answer, why = "retreat", default
+            if answer == "hit":
+                state, more, _ = combat.apply_hits(data, state, [piece], 1, f"refusing the retreat ({why}): extra")
+                events += more
+                continue
         choices = retreat_choices(data, state, piece, options)
-        wanted = (state.standing.get(piece.side, "retreat-to") or "").split()
-        where = next((h for h in wanted if h in choices), choices[0])
-        chosen = " (its owner's choice)" if where in wanted else ""
-        into_ezoc = next(e for e, _, label in options if label == where)
-        state = state.with_piece(replace(piece, where=where))
-        events.append(Event("11.3", f"{piece.id} retreats to {where}" + (" into an enemy ZOC" if into_ezoc else "") + chosen))
-        h = data.map.hex(where)
+        if len(choices) == 1:
+            target, chosen = choices[0], ""  # the only hex 11.3 allows: nobody's choice
+        else:
+            target, chosen = _retreat_hex(state, piece, choices, to, where)
+            if target is None:
+                if not fallback:
+                    return None
+                target, chosen = choices[0], f" ({default})"
+        into_ezoc = next(e for e, _, label in options if label == target)
+        state = state.with_piece(replace(piece, where=target))
+        events.append(Event("11.3", f"{piece.id} retreats to {target}" + (" into an enemy ZOC" if into_ezoc else "") + chosen,
+                            {"unit": piece.id, "to": target, "choices": choices}))
+        h = data.map.hex(target)
         concealed = [p for p in state.on_map(other(piece.side)) if p.concealed and h in data.zoc_reach(data.map.hex(p.where))]
         if concealed:  # 11.3: ending next to concealed units reveals them
             state, more = hidden.owe(state, [Reveal(p.id, "11.3", f"{piece.id} retreated next to it") for p in concealed])
             events += more
-        state, more = entering.entered(data, state, state.piece(piece.id), where)
+        state, more = entering.entered(data, state, state.piece(piece.id), target)
         events += more
-        if into_ezoc and state.piece(piece.id).where == where:
+        if into_ezoc and state.piece(piece.id).where == target:
             sources = movement.zoc_sources(data, state, other(piece.side), h)
             if not sources:
-                events.append(Event("11.3", f"the reveals removed the EZOC at {where}: {piece.id}'s extra hit is cancelled"))
+                events.append(Event("11.3", f"the reveals removed the EZOC at {target}: {piece.id}'s extra hit is cancelled"))
             elif all(p.concealed for p in sources):  # the extra hit waits: a dummy's reveal would cancel it
-                state = replace(state, pending_hits=state.pending_hits + (PendingHit(piece.id, where),))
-                events.append(Event("11.3", f"{piece.id}'s extra hit waits for the reveals around {where}"))
+                state = replace(state, pending_hits=state.pending_hits + (PendingHit(piece.id, target),))
+                events.append(Event("11.3", f"{piece.id}'s extra hit waits for the reveals around {target}"))
             else:
                 state, more, _ = combat.apply_hits(data, state, [state.piece(piece.id)], 1, "retreat into an EZOC: extra")
                 events += more
     return state, events
+
+
+def _retreat_hex(state: AmbonState, piece: Piece, choices: list[str], to: str | None,
+                 where: str) -> tuple[str | None, str]:
+    """The owner's hex among ``choices``: their answer ``to``, else their
+    standing ``retreat-to``; (None, "") when neither decides it."""
+    if to is not None:
+        hexes = to.split()
+        found = next((h for h in hexes if h in choices), None)
+        if found is None and TOWARD_FRIENDS not in hexes:
+            raise illegal("11.3", f"retreat{where}: to = {to!r} names no hex {piece.id} may retreat into; 11.3 "
+                                  f"allows {' or '.join(choices)}")
+        return (found or choices[0]), " (owner's choice)"
+    wanted = (state.standing.get(piece.side, "retreat-to") or "").split()
+    found = next((h for h in wanted if h in choices), None)
+    if found is None and wanted and wanted[-1] == TOWARD_FRIENDS:
+        found = choices[0]
+    return (found, " (standing instruction)") if found else (None, "")
 
 
 def settle_hits(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]]:

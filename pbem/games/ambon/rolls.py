@@ -91,7 +91,7 @@ def _landing_fought(data: "AmbonData", state: AmbonState, lc: LandingCombat, die
 def _fought(data: "AmbonData", state: AmbonState, b: Battle, die: int) -> tuple[AmbonState, list[Event]]:
     from pbem.games.ambon import battle
 
-    return battle.resolve(data, state, b, die)
+    return battle.rolled(data, state, b, die)
 
 
 def _recovered(data: "AmbonData", state: AmbonState, check: RecoveryCheck, die: int) -> tuple[AmbonState, list[Event]]:

@@ -55,6 +55,8 @@ class CombatStage(StrEnum):
     DECLARED = "declared"  # 11.0: declared; the defender's HQ support is not yet asked
     SUPPORT = "support"  # 11.1: the defender's HQ support decision is owed
     ROLL = "roll"  # its die is due
+    ROLLED = "rolled"  # its die is known; it is resolved when every combat declared before it is (11.0)
+    LOSSES = "losses"  # 11.3: an owner's choice (which units take the hits, retreat or hit, where) is owed
     ADVANCE = "advance"  # 11.4: the attacker's advance decision is owed
     DONE = "done"
 
@@ -134,10 +136,19 @@ class Battle:
     stage: CombatStage = CombatStage.DECLARED
     key_seq: int = 0
     defenders: tuple[str, ...] = ()  # the defending units when it was declared: attacked this phase (11.0)
+    die: int = 0  # once rolled (ROLLED and after)
+    result: str = ""  # the CRT result, once read (11.0)
+    fought: tuple[str, ...] = ()  # the defending units when it was resolved, who take its results
+    step: int = 0  # how far its results are applied (battle.STEPS)
+    waiting: str = ""  # LOSSES: the side whose 11.3 choice is owed
+    answers: tuple[tuple[str, str], ...] = ()  # LOSSES: that side's answer so far ("losses", "retreat", "to")
 
     @property
     def label(self) -> str:
         return f"combat {self.target}"
+
+    def answer(self, kind: str) -> str | None:
+        return next((v for k, v in self.answers if k == kind), None)
 
 
 @dataclass(frozen=True)
