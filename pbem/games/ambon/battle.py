@@ -460,8 +460,9 @@ def answer(data: "AmbonData", state: AmbonState, side: str, kind: str, value: st
         names = value.split()
         wrong = [n for n in names if n not in choices["units"]]
         if wrong:
-            raise illegal("11.3", f"losses at {b.target}: {wrong[0]} {state.did_you_mean(wrong[0]) or ''}is not one "
-                                  f"of the units that took part ({', '.join(choices['units'])})".replace("  ", " "))
+            hint = "" if state.has_piece(wrong[0]) else state.did_you_mean(wrong[0])
+            raise illegal("11.3", f"losses at {b.target}: {wrong[0]!r}{hint} is not one of the units that took part "
+                                  f"({', '.join(choices['units'])})")
         given = (("losses", value),)
     else:
         if b.waiting == b.side or not choices["retreat"]:

@@ -136,7 +136,12 @@ class AmbonGame:
         phasing = phasing_side(state.phase)
         found = [f"your {spec.title} ({spec.rule})"] if spec is not None and phasing == side else []
         if state.option("14.1") and state.phase in COMBAT_PHASES and phasing == other(side):
+            from pbem.games.ambon.battle import defensive_window
             from pbem.games.ambon.bombardment import able_to_bombard
+
+            if not defensive_window(state, state.seq + 1):  # 14.1: after the declarations, before the dice
+                return tuple(found + [describe_awaited(a) for a in self.awaiting(state)
+                                      if isinstance(a, DecisionDue) and a.side == side])
 
             able = able_to_bombard(self.data, state, side, defensive=True)
             if able:

@@ -106,11 +106,14 @@ def _position_sections(game: Any, state: AmbonState, side: str, secrets: Mapping
 UNSET = {
     "hq-support": ("11.1", "each HQ support of your defence is asked of you, and the combat waits for your message"),
     "advance": ("11.4", "each advance after your combat is asked of you, in your next message"),
-    "retreat": ("11.3", "an 'r' result is answered by retreating (when a retreat is legal)"),
-    "retreat-to": ("11.3", "a retreat goes to the hex 11.3 prefers (outside EZOC, lowest cost or along a road), "
-                           "ties toward friendly units, then by hex number"),
-    "losses": ("11.3", "a hit goes to a detachment first, then disrupts your strongest undisrupted unit, then "
-                       "eliminates your weakest disrupted one"),
+    "retreat": ("11.3", "each 'r' result is asked of you (retreat, or refuse with an extra hit), and the combat "
+                        "waits for your message"),
+    "retreat-to": ("11.3", "where a retreat may go to more than one hex, you are asked; \"toward-friends\" takes "
+                           "the hex 11.3 prefers (outside EZOC, lowest cost or along a road), ties toward friendly "
+                           "units, then by hex number"),
+    "losses": ("11.3", "each hit you could give to more than one unit is asked of you; \"protect-hq\" gives it to "
+                       "a detachment first, then disrupts your strongest undisrupted unit, then eliminates your "
+                       "weakest disrupted one, an HQ only when no other unit is left"),
     "surrender": ("3.2", "at the start of turn 8 you are asked whether the Allies surrender"),
 }
 
@@ -193,6 +196,27 @@ def _decisions(game: Any, state: AmbonState, side: str, out: Sections) -> None:
                          f"  (left out: no support)")
             decisions.append({"kind": "hq-support", "target": b.target, "options": options, "rule": "11.1"})
             examples.append({"support": options[0], "target": b.target})
+        elif b.stage is CombatStage.LOSSES and b.waiting == side:
+            choices = battle.open_choices(data, state, b)
+            what = battle._what_is_open(data, state, b)
+            notes.append(f"11.3 the combat at {b.target} ({b.result}): you choose {what}")
+            example: dict[str, Any] = {}
+            if choices["hits"]:
+                notes.append(f"  losses = the units in the order they take the hits, of {', '.join(choices['units'])}"
+                             f" (a unit named twice takes two)")
+                examples.append({"losses": choices["units"][: choices["hits"]], "target": b.target})
+            if choices["retreat"] and b.waiting != b.side:
+                legal = "; ".join(f"{u}: {' or '.join(h) or 'none (an extra hit instead)'}"
+                                  for u, h in choices["hexes"].items())
+                notes.append(f"  retreat = \"retreat\"" + (" or \"hit\" (refuse the r with an extra hit)"
+                                                           if choices["retreat"] == "r" else "")
+                             + f", to = hexes in order of preference (11.3 allows, now: {legal})")
+                first = next((h[0] for h in choices["hexes"].values() if h), "")
+                example = {"retreat": "retreat", "target": b.target, **({"to": first} if first else {})}
+                examples.append(example)
+            notes.append("  (left out: the combat, and every combat declared after it, waits for your message)")
+            decisions.append({"kind": "losses", "target": b.target, "options": choices["units"], "rule": "11.3",
+                              "result": b.result, "hexes": choices["hexes"], "retreat": choices["retreat"]})
         elif b.stage is CombatStage.ADVANCE and b.side == side:
             options = battle.advance_candidates(data, state, b)
             notes.append(f"11.4 advance into {b.target}: advance = a list of {', '.join(options)} ([] to stay)"

@@ -1,0 +1,192 @@
+"""Who decides (11.0, 11.1, 11.3, 14.1): every choice the rules give a
+player after a die is that player's -- asked in their next message unless a
+standing instruction answers it -- and the combats of a phase are resolved
+in the order they were declared, each choice made before the next combat.
+Positions are referee scenarios; dice are given."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.engine.machine import DecisionDue, DiceDue, DiceRolled, MessageEnd, Ordered, replace
+from pbem.errors import IllegalOrderError, InputError
+from pbem.games.ambon import GAME, phases
+from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE, CombatStage
+
+# NEI-1.B in 1511 attacked from Halong (1611) by 1.A and 1.B; NEI-1.C in 1512
+# attacked by 2.A from 1513; Ambon (1412) held by 1.C.
+BUSY = dict(positions={"1.A": "1611", "1.B": "1611", "1.C": "1412", "2.A": "1513", "NEI-1.B": "1511",
+                       "NEI-1.C": "1512"})
+ATTACKS = [{"attack": "1511", "with": ["1.A", "1.B"]}, {"attack": "1512", "with": ["2.A"]}]
+
+
+def position(standing, **doc):
+    doc.setdefault("turn", 3)
+    doc.setdefault("phase", "japanese-combat")
+    state = GAME.scenario_state(doc)
+    for side, table in standing.items():
+        state = replace(state, standing=state.standing.updated(side, table))
+    return state
+
+
+def message(state, side, seq, orders=(), standing=None):
+    """``side``'s message ``seq``: its orders, then its end."""
+    doc = {"order": list(orders), **({"standing": standing} if standing else {})}
+    events = []
+    for i, order in enumerate(GAME.parse_orders(doc, side).public):
+        state, more = GAME.apply(state, Ordered(side, seq, i, order))
+        events += more
+    state, more = GAME.apply(state, MessageEnd(side, seq))
+    return state, [e.text for e in events + more]
+
+
+def roll(state, label, die):
+    state, events = GAME.apply(state, DiceRolled(label, (die,)))
+    return state, [e.text for e in events]
+
+
+def decisions(state):
+    return [d for d in GAME.awaiting(state) if isinstance(d, DecisionDue)]
+
+
+def test_11_0_combats_are_resolved_in_declared_order_with_the_choices_between_them():
+    """11.0 (each combat "is resolved in the following steps"): the combat at
+    1511, declared first, waits for the Allied choice of its r; the die of
+    1512 is known, but it is applied only once 1511 is resolved -- and
+    NEI-1.B may not retreat into 1512 meanwhile (11.3: a hex of defenders
+    in an unresolved combat)."""
+    state = position({ALLIED: {"hq-support": "never"}, JAPANESE: {"advance": "never"}}, **BUSY)
+    state, _ = message(state, JAPANESE, 5, ATTACKS)
+    state, t = roll(state, "combat 1511", 3)  # 12 against 3 = 4:1, 3 -> 1/1r
+    assert "combat at 1511: 12 against 3 = 4:1; roll 3 -> 1/1r" in t
+    assert [(d.side, d.kind) for d in decisions(state)] == [(ALLIED, "losses")]
+    assert not state.piece("NEI-1.B").disrupted  # its hit is applied with its retreat, once the owner has answered
+    state, t = roll(state, "combat 1512", 1)
+    assert t == ["combat at 1512: roll 1, applied once the combat at 1511, declared before it, is resolved (11.0)"]
+    assert state.piece("NEI-1.C").where == "1512" and not state.piece("2.A").disrupted
+    assert phases.blocker(GAME.data, state) == "allied has not chosen the losses and retreats of the combat at 1511 (11.3)"
+    state, t = message(state, ALLIED, 6, [{"retreat": "retreat"}])
+    assert t[0] == "allied chooses at 1511: answers the retreat: retreat"
+    assert "defender hit: NEI-1.B is disrupted" in t
+    assert "NEI-1.B retreats to 1612 into an enemy ZOC" in t  # 1512 was still to be fought: not a retreat hex
+    assert state.piece("NEI-1.B").where == ELIMINATED  # disrupted, then the extra hit of the EZOC
+    # then the attacker's results (11.0): 1.A or 1.B takes the Japanese hit, the Japanese choice
+    assert not any(x.startswith("combat at 1512: 6") for x in t)
+    assert [(d.side, d.kind, d.options) for d in decisions(state)] == [(JAPANESE, "losses", ("1.A", "1.B"))]
+    state, t = message(state, JAPANESE, 7, [{"losses": ["1.B"], "target": "1511"}])
+    assert t[:2] == ["japanese chooses at 1511: the hits go to 1.B", "attacker hit: 1.B is disrupted (owner's choice)"]
+    line = next(x for x in t if x.startswith("combat at 1512"))
+    assert line.startswith("combat at 1512: 6 against 3 = 2:1; roll 1 -> 1/0")
+    assert all(b.stage is CombatStage.DONE for b in state.battles)
+
+
+def test_11_3_a_refused_r_is_the_owners_answer_and_says_so():
+    state = position({ALLIED: {"hq-support": "never"}, JAPANESE: {"advance": "never"}}, **BUSY)
+    state, _ = message(state, JAPANESE, 5, ATTACKS[:1])
+    state, _ = roll(state, "combat 1511", 3)
+    with pytest.raises(IllegalOrderError, match="11.3: losses at 1511: 'NEI-1.C' is not one of the units that "
+                                                "took part \\(NEI-1.B\\)"):
+        message(state, ALLIED, 6, [{"losses": ["NEI-1.C"]}])
+    state, t = message(state, ALLIED, 6, [{"retreat": "hit"}])
+    assert "refusing the retreat (owner's choice): extra hit: NEI-1.B is eliminated" in t
+
+
+def test_11_3_a_message_that_leaves_the_choice_open_decides_nothing():
+    """Nothing is chosen for the owner: a message of theirs without the
+    answer leaves the combat waiting (and says so), however long it takes."""
+    state = position({ALLIED: {"hq-support": "never"}, JAPANESE: {"advance": "never"}}, **BUSY)
+    state, _ = message(state, JAPANESE, 5, ATTACKS[:1])
+    state, _ = roll(state, "combat 1511", 3)
+    for seq, side in ((6, ALLIED), (7, JAPANESE), (8, ALLIED)):
+        state, t = message(state, side, seq)
+        assert not any("retreats" in x or "hit:" in x for x in t)
+        assert [(d.side, d.kind) for d in decisions(state)] == [(ALLIED, "losses")]
+    assert state.phase == "japanese-combat"
+    state, t = message(state, ALLIED, 10, standing={"retreat": "retreat"})
+    assert "combat at 1511: allied's open choice is made by the standing instructions they have just given" in t
+
+
+def test_11_3_the_open_choice_is_a_decision_of_the_owner_for_pbem_watch_and_the_template():
+    state = position({ALLIED: {"hq-support": "never"}, JAPANESE: {"advance": "never"}}, **BUSY)
+    state, _ = message(state, JAPANESE, 5, ATTACKS[:1])
+    state, _ = roll(state, "combat 1511", 3)
+    assert any("1511" in d and "11.3" in d for d in GAME.decisions(state, ALLIED))  # watch writes nothing for it
+    assert not any("11.3" in d for d in GAME.decisions(state, JAPANESE))
+    out = GAME.orders_template(state, ALLIED, {})
+    decision = next(d for d in out.choices["decisions"] if d["kind"] == "losses")
+    assert decision["target"] == "1511" and decision["retreat"] == "r" and decision["hexes"] == {"NEI-1.B": ["1512"]}
+    text = "\n".join(line for s in out.sections for line in s.notes)
+    assert 'retreat = "retreat" or "hit" (refuse the r with an extra hit)' in text
+    assert "waits for your message" in text
+
+
+def test_11_3_standing_losses_are_a_list_of_units_ending_with_a_policy_if_the_owner_wants_one():
+    parsed = GAME.parse_orders({"standing": {"losses": ["3.C", "3.A", "protect-hq"]}}, JAPANESE).public
+    assert parsed == ({"type": "standing", "losses": "3.C 3.A protect-hq"},)
+    with pytest.raises(InputError, match="standing.losses: 'protect-hq 3.C': units in the order they take hits, "
+                                         "ending, if you want one, with the policy \"protect-hq\" \\(11.3\\)"):
+        GAME.parse_orders({"standing": {"losses": "protect-hq 3.C"}}, JAPANESE)
+    assert GAME.parse_orders({"standing": {"retreat-to": ["1708", "toward-friends"]}}, ALLIED).public == (
+        {"type": "standing", "retreat-to": "1708 toward-friends"},)
+
+
+def test_11_3_a_loss_order_that_names_none_of_the_units_leaves_the_choice_to_the_owner():
+    """losses = "3.C" with 3.C not in the combat and no policy after it: the
+    hit is asked (formerly a silent default policy took it)."""
+    state = position({ALLIED: {"hq-support": "never", "losses": "protect-hq", "retreat": "retreat",
+                               "retreat-to": "toward-friends"},
+                      JAPANESE: {"advance": "never", "losses": "3.C"}}, **BUSY)
+    state, _ = message(state, JAPANESE, 5, ATTACKS[:1])
+    state, t = roll(state, "combat 1511", 3)  # 1/1r: a Japanese hit, 1.A or 1.B
+    assert not any(x.startswith("attacker hit") for x in t)
+    assert [(d.side, d.kind, d.options) for d in decisions(state)] == [(JAPANESE, "losses", ("1.A", "1.B"))]
+
+
+# --------------------------------------------------------------------------- 11.1 and 14.1: before the dice
+
+# 15.0's position with 14.1 in use and NEI-Art at Paso: the Allied artillery
+# could bombard defensively, and NEI-HQ in 1708 could support the defence.
+SUPPORTED = dict(turn=3, phase="japanese-combat", options=["14.1"],
+                 positions={"3.A": "1509", "3.B": "1509", "NEI-2.B": "1609", "NEI-HQ": "1708", "NEI-Art": "1809"})
+
+
+def test_11_1_hq_support_always_is_honoured_when_14_1_artillery_could_fire():
+    """11.1 with 14.1: the standing "always" gives the support; the defensive
+    fire the artillery may add keys the die by the Allied message."""
+    state = position({ALLIED: {"hq-support": "always"}, JAPANESE: {"advance": "never"}}, **SUPPORTED)
+    state, t = message(state, JAPANESE, 5, [{"attack": "1609", "with": ["3.A", "3.B"]}])
+    assert "NEI-HQ supports the defence of 1609 (standing instruction)" in t
+    assert state.battles[0].defender_hq == "NEI-HQ"
+    assert decisions(state) == []  # no HQ question, least of all one with no HQ in it
+    assert [(d.label, d.key_seq) for d in GAME.awaiting(state) if isinstance(d, DiceDue)] == [("combat 1609", 6)]
+    assert "a defensive bombardment by NEI-Art (14.1)" in GAME.decisions(state, ALLIED)
+
+
+def test_14_1_no_empty_hq_question_when_no_hq_can_support():
+    state = position({JAPANESE: {"advance": "never"}}, **{**SUPPORTED, "positions": {
+        **SUPPORTED["positions"], "NEI-HQ": "1016"}})
+    state, t = message(state, JAPANESE, 5, [{"attack": "1609", "with": ["3.A", "3.B"]}])
+    assert decisions(state) == [] and not any("may support" in x for x in t)
+
+
+def test_14_1_defensive_bombardment_is_offered_only_between_the_declarations_and_the_dice():
+    state = position({ALLIED: {"hq-support": "never"}, JAPANESE: {"advance": "never"}}, **SUPPORTED)
+    assert not any("14.1" in d for d in GAME.decisions(state, ALLIED))  # no combat declared yet
+    state, _ = message(state, JAPANESE, 5, [{"attack": "1609", "with": ["3.A", "3.B"]}])
+    assert "a defensive bombardment by NEI-Art (14.1)" in GAME.decisions(state, ALLIED)
+    state, _ = message(state, ALLIED, 6)  # the Allies let the moment pass
+    assert not any("14.1" in d for d in GAME.decisions(state, ALLIED))
+    with pytest.raises(IllegalOrderError, match="14.1: defensive bombardment is resolved before the combat ratio"):
+        message(state, ALLIED, 8, [{"bombard": "NEI-Art", "target": "3.A"}])
+
+
+def test_11_0_an_open_support_decision_keys_every_die_of_the_batch_by_the_defenders_message():
+    """The issue's 0713/1511: one combat's support is asked, the other's is
+    answered by nobody's HQ being near: neither die exists before the
+    defender answers, so the answer is made knowing neither."""
+    state = position({JAPANESE: {"advance": "never"}},
+                     **{**BUSY, "positions": {**BUSY["positions"], "NEI-HQ": "1710"}})  # in range of 1511, not of 1512
+    state, t = message(state, JAPANESE, 5, ATTACKS)
+    due = GAME.awaiting(state)
+    assert [d.kind for d in due if isinstance(d, DecisionDue)] == ["hq-support"]
+    assert [(d.label, d.key_seq) for d in due if isinstance(d, DiceDue)] == [("combat 1512", 6)]
