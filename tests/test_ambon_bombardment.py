@@ -302,8 +302,14 @@ def test_14_1_a_possible_defensive_bombardment_is_a_decision_watch_leaves_to_the
     so pbem watch never answers it; without the option, or once the
     allowance is spent, the message decides nothing."""
 
-    doc = dict(positions={"NEI-Art": "1708", "3.A": "1609"})
-    open_to = position(phase="japanese-combat", options=["14.1"], **doc)
+    from pbem.engine.machine import MessageEnd, Ordered
+
+    doc = dict(positions={"NEI-Art": "1708", "3.A": "1609", "NEI-2.B": "1608"})
+    before = position(phase="japanese-combat", options=["14.1"], **doc)
+    # 14.1: "After all combats have been declared": not before (issue 26: watch stopped needlessly)
+    assert GAME.decisions(before, "allied") == ()
+    open_to, _ = GAME.apply(before, Ordered("japanese", 5, 0, {"type": "attack", "target": "1608", "with": ["3.A"], "hq": ""}))
+    open_to, _ = GAME.apply(open_to, MessageEnd("japanese", 5))
     assert GAME.decisions(open_to, "allied") == ("a defensive bombardment by NEI-Art (14.1)",)
     assert GAME.decisions(position(phase="japanese-combat", **doc), "allied") == ()
     spent, _, _ = resolve_bombardment(DATA, open_to, "NEI-Art", "3.A", 6, defensive=True)

@@ -95,7 +95,8 @@ def test_6_3_artillery_presence_is_ignored_for_landing_combat():
     1); the gun takes no hit and stays behind."""
     state = position(turn=1, phase="japanese-landing", positions={"2.A": "fw-amahusu", "2.B": "fw-amahusu", "2.D": "fw-amahusu",
                                                           "NEI-1.B": "1213"})
-    state = replace(state, standing=state.standing.updated(JAPANESE, {"losses": "2.D 2.A"}))
+    state = replace(state, standing=state.standing.updated(JAPANESE, {"losses": "2.D 2.A"})
+                    .updated(ALLIED, {"retreat": "retreat", "retreat-to": "toward-friends"}))
     result = play(state, JAPANESE, [{"land": "fw-amahusu"}], [6, 3])  # 12:3 = 4:1, 3 -> 1/1r
     t = texts(result)
     assert "landing combat on 1213 at 1 CS: 12 against 3 = 4:1; roll 3 -> 1/1r" in t

@@ -337,7 +337,7 @@ def test_15_0_landings_liang_and_laha():
     "retreats the detachment to hex 0813", a Japanese unit disrupted) are
     their standing instructions."""
     state = historical_turn_1()
-    state = replace(state, standing=state.standing.updated(ALLIED, {"losses": "X3", "retreat-to": "0813"})
+    state = replace(state, standing=state.standing.updated(ALLIED, {"losses": "X3", "retreat": "retreat", "retreat-to": "0813"})
                     .updated(JAPANESE, {"losses": "3.A"}))
     assert state.phase == "japanese-landing" and state.turn == 1
     result = play(state, JAPANESE, [{"land": "fw-liang"}, {"land": "fw-laha"}], dice=[3, 5, 3], secrets=SECRET)

@@ -17,7 +17,14 @@ from pbem.games.ambon.sequence import Phase
 from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE, OFF_MAP
 
 
+#: 11.3's choices made by standing instructions (the shipped policies), so that
+#: these tests of the sequence of play need no answering messages
+CHOSEN = {side: {"losses": "protect-hq", "retreat": "retreat", "retreat-to": "toward-friends"}
+          for side in ("allied", "japanese")}
+
+
 def position(**doc):
+    doc.setdefault("standing", CHOSEN)
     return GAME.scenario_state(doc)
 
 

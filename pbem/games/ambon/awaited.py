@@ -31,6 +31,14 @@ def awaiting(data: "AmbonData", state: AmbonState) -> tuple[Any, ...]:
             target = lanes[lc.lane].target
             options = tuple(landing.supporting_hqs(data, state, ALLIED, target)) + ("none",)
             due.append(DecisionDue(ALLIED, "hq-support", f"support the defence of {target}?", options, rule="11.1"))
+        for lc in state.landing_combats:
+            if lc.stage is CombatStage.LOSSES:
+                from pbem.games.ambon import results
+
+                choices = landing.open_choices(data, state, lc)
+                due.append(DecisionDue(lc.waiting, "losses", f"the results of the landing combat on {lc.fight.target} "
+                                       f"({lc.fight.result}): {results.what_is_open(state, lc.fight)}?",
+                                       tuple(choices["units"]), rule="11.3"))
     due += rolls.due(data, state)
     if state.surrender_offered:
         due.append(DecisionDue(ALLIED, "surrender", f"surrender at the start of turn {state.turn}?", ("yes", "no"),
@@ -46,7 +54,7 @@ def awaiting(data: "AmbonData", state: AmbonState) -> tuple[Any, ...]:
             elif b.stage is CombatStage.LOSSES:
                 choices = battle.open_choices(data, state, b)
                 due.append(DecisionDue(b.waiting, "losses", f"the results of the combat at {b.target} ({b.result}): "
-                                       f"{battle._what_is_open(data, state, b)}?", tuple(choices["units"]), rule="11.3"))
+                                       f"{battle.what_is_open(state, b)}?", tuple(choices["units"]), rule="11.3"))
             elif b.stage is CombatStage.ADVANCE:
                 options = tuple(battle.advance_candidates(data, state, b))
                 due.append(DecisionDue(b.side, "advance", f"advance into {b.target}?", options, rule="11.4"))

@@ -28,8 +28,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.machine import Event, illegal, replace
-from pbem.games.ambon import combat, entering, movement, retreat
-from pbem.games.ambon.state import ELIMINATED, JAPANESE, AmbonState, Battle, CombatStage, Piece, other
+from pbem.games.ambon import combat, entering, movement, results, retreat
+from pbem.games.ambon.state import ELIMINATED, JAPANESE, AmbonState, Battle, CombatStage, Fight, Piece, other
 
 if TYPE_CHECKING:
     from pbem.games.ambon.data import AmbonData
@@ -276,15 +276,11 @@ def rolled(data: "AmbonData", state: AmbonState, b: Battle, die: int) -> tuple[A
                                  f"declared before it, is resolved (11.0)", {"target": b.target, "roll": die})]
 
 
-#: the steps of a combat's results, in the order 11.0 applies them
-STEPS = ("the CRT", "the defender's hits", "the defender's retreat", "the attacker's hits", "the advance")
-
-
 def proceed(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]]:
     """11.0: resolve the combats whose dice are known, in the order they were
     declared, each as far as the rules go before a choice its owner has
-    not made; a combat still waiting for a decision or its die holds up
-    every combat declared after it."""
+    not made (:mod:`.results`); a combat still waiting for a decision or
+    its die holds up every combat declared after it."""
     events: list[Event] = []
     for target in [b.target for b in state.battles]:
         b = next(x for x in state.battles if x.target == target)
@@ -299,89 +295,29 @@ def proceed(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Even
     return state, events
 
 
+def busy_hexes(state: AmbonState, target: str) -> frozenset[str]:
+    """11.3: the hexes of defenders in a combat not yet resolved, other than ``target``'s."""
+    return frozenset(x.target for x in state.battles if x.stage is not CombatStage.DONE and x.target != target)
+
+
 def _resolve(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[AmbonState, list[Event]]:
-    """Combat ``b`` from the step it stands at to its end, or to the first
-    choice its owner owes (stage LOSSES, ``waiting`` = that side)."""
+    """Combat ``b``: its CRT result, then its results to their end or to the
+    first choice its owner owes (stage LOSSES), then the advance (11.4)."""
     events: list[Event] = []
-    while True:
-        if b.step == 0:
-            state, b, more = _read_crt(data, state, b)
-            events += more
-            if b.stage is CombatStage.DONE:
-                return state, events
-            continue
-        if b.step == 4:
-            state = _with_battle(state, replace(b, stage=CombatStage.DONE, waiting="", answers=()))
-            state, more = offer_advance(data, state, b) if not _defenders_left(state, b) else (state, [])
-            return state, events + more
-        a_hits, d_hits, kind = combat.parse_result(b.result)
-        owner = other(b.side) if b.step in (1, 2) else b.side
-        answers = b.answers if b.waiting == owner else ()
-        held = replace(b, answers=answers)
-        if b.step == 1:
-            pieces = [state.piece(u) for u in b.fought if state.piece(u).where == b.target]
-            victims = combat.choose_victims(data, pieces, d_hits, answer=_names(held.answer("losses")),
-                                            standing=state.standing.get(owner, "losses"), where=f" at {b.target}")
-            done = victims is not None and (kind == "" or _retreat_ready(data, state, b, victims, answers))
-            if done:
-                state, more, _ = combat.take_hits(state, data, victims, "defender")
-        elif b.step == 2:
-            survivors = [state.piece(u) for u in b.fought if state.piece(u).where == b.target]
-            result = None
-            if kind and survivors:
-                busy = frozenset(x.target for x in state.battles if x.stage is not CombatStage.DONE and x.target != b.target)
-                result = retreat.retreat_units(data, state, survivors, kind, busy, refuse=held.answer("retreat"),
-                                               to=held.answer("to"), fallback=False, where=f" at {b.target}")
-                done = result is not None
-                if done:
-                    state, more = result
-            else:
-                done, more = True, []
-        else:
-            pieces = [state.piece(u) for u in b.attackers if state.piece(u).on_map]
-            victims = combat.choose_victims(data, pieces, a_hits, answer=_names(held.answer("losses")),
-                                            standing=state.standing.get(owner, "losses"), where=f" at {b.target}")
-            done = victims is not None
-            if done:
-                state, more, _ = combat.take_hits(state, data, victims, "attacker")
-        if not done:
-            if b.stage is not CombatStage.LOSSES or b.waiting != owner:
-                b = replace(b, stage=CombatStage.LOSSES, waiting=owner, answers=answers)
-                state = _with_battle(state, b)
-                events.append(Event("11.3", f"combat at {b.target}: {owner} chooses {_what_is_open(data, state, b)} "
-                                            f"(11.3: the owning player chooses)", {"target": b.target, "owner": owner}))
+    if b.fight is None:
+        state, b, events = _read_crt(data, state, b)
+        if b.stage is CombatStage.DONE:
             return state, events
-        if b.stage is CombatStage.LOSSES and b.waiting == owner and not answers:
-            events.append(Event("11.3", f"combat at {b.target}: {owner}'s open choice is made by the standing "
-                                        f"instructions they have just given", {"target": b.target, "owner": owner}))
+    state, more, fight = results.settle(data, state, b.fight, busy_hexes(state, b.target))
+    events += more
+    if not fight.done:
+        return _with_battle(state, replace(b, stage=CombatStage.LOSSES, fight=fight)), events
+    b = replace(b, stage=CombatStage.DONE, fight=fight)
+    state = _with_battle(state, b)
+    if not any(p.side != b.side for p in state.at(b.target)):
+        state, more = offer_advance(data, state, b)
         events += more
-        keep = answers if b.step == 1 else ()
-        b = replace(b, step=b.step + 1, stage=CombatStage.ROLLED, waiting=owner if keep else "", answers=keep)
-        state = _with_battle(state, b)
-
-
-def _names(text: str | None) -> list[str] | None:
-    return None if text is None else text.split()
-
-
-def _defenders_left(state: AmbonState, b: Battle) -> bool:
-    return any(p.side != b.side for p in state.at(b.target))
-
-
-def _retreat_ready(data: "AmbonData", state: AmbonState, b: Battle, victims: list[tuple[str, str]],
-                   answers: tuple[tuple[str, str], ...]) -> bool:
-    """Whether the defender's retreat is decided too (their answer or standing
-    instructions), so that their losses and their retreat are applied
-    together: one answer of theirs settles both (11.3)."""
-    trial, _, _ = combat.take_hits(state, data, victims, "defender")
-    survivors = [trial.piece(u) for u in b.fought if trial.piece(u).where == b.target]
-    if not survivors:
-        return True
-    _, _, kind = combat.parse_result(b.result)
-    held = replace(b, answers=answers)
-    busy = frozenset(x.target for x in state.battles if x.stage is not CombatStage.DONE and x.target != b.target)
-    return retreat.retreat_units(data, trial, survivors, kind, busy, refuse=held.answer("retreat"), to=held.answer("to"),
-                                 fallback=False, where=f" at {b.target}") is not None
+    return state, events
 
 
 def _read_crt(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[AmbonState, Battle, list[Event]]:
@@ -399,53 +335,25 @@ def _read_crt(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[AmbonSta
     rolled_ = combat.roll_on_crt(data, odds, b.die)
     event = Event("11.0", f"combat at {b.target}: {rolled_.describe()}" + "".join(f"; {n}" for n in notes),
                   {"target": b.target, **rolled_.data()})
-    b = replace(b, result=rolled_.result, fought=tuple(p.id for p in defenders), step=1)
+    fight = Fight(b.target, b.side, b.attackers, rolled_.result, tuple(p.id for p in defenders))
+    b = replace(b, fight=fight)
     return _with_battle(state, b), b, [event]
 
 
-def _what_is_open(data: "AmbonData", state: AmbonState, b: Battle) -> str:
-    """The owner's open choice at ``b``, in words (the decision's prompt)."""
-    a_hits, d_hits, kind = combat.parse_result(b.result)
-    if b.waiting == b.side:
-        units = [u for u in b.attackers if state.piece(u).on_map]
-        return f"which of {', '.join(units)} take{'s' if a_hits == 1 else ''} the {_hits(a_hits)}"
-    units = [u for u in b.fought if state.piece(u).where == b.target]
-    parts = []
-    if b.step == 1 and d_hits:
-        parts.append(f"which of {', '.join(units)} take{'s' if d_hits == 1 else ''} the {_hits(d_hits)}")
-    if kind == "r":
-        parts.append("whether to retreat or take an extra hit (r)")
-    if kind:
-        parts.append("where to retreat")
-    return ", ".join(parts) or "the results"
-
-
-def _hits(n: int) -> str:
-    return "hit" if n == 1 else f"{n} hits"
+def what_is_open(state: AmbonState, b: Battle) -> str:
+    """The owner's open choice at ``b``, in words."""
+    return results.what_is_open(state, b.fight)
 
 
 def open_choices(data: "AmbonData", state: AmbonState, b: Battle) -> dict[str, Any]:
-    """The owner's open choice at ``b`` as data: the units that may take the
-    hits, whether an ``r`` is to answer, and each unit's legal retreat hexes
-    now (after their own losses they may be fewer)."""
-    a_hits, d_hits, kind = combat.parse_result(b.result)
-    if b.waiting == b.side:
-        return {"hits": a_hits, "units": [u for u in b.attackers if state.piece(u).on_map], "retreat": "", "hexes": {}}
-    units = [u for u in b.fought if state.piece(u).where == b.target]
-    busy = frozenset(x.target for x in state.battles if x.stage is not CombatStage.DONE and x.target != b.target)
-    hexes = {}
-    for u in units:
-        options = retreat.retreat_options(data, state, state.piece(u), busy)
-        hexes[u] = retreat.retreat_choices(data, state, state.piece(u), options)
-    return {"hits": d_hits if b.step == 1 else 0, "units": units, "retreat": kind, "hexes": hexes}
+    """The owner's open choice at ``b`` as data (:func:`results.open_choices`)."""
+    return results.open_choices(data, state, b.fight, busy_hexes(state, b.target))
 
 
 def answer(data: "AmbonData", state: AmbonState, side: str, kind: str, value: str, target: str | None,
            more: dict[str, str] | None = None) -> tuple[AmbonState, list[Event]]:
-    """``side``'s answer to an open 11.3 choice: ``kind`` ``"losses"`` (the
-    units, in the order they take the hits) or ``"retreat"`` (``"retreat"``
-    or ``"hit"``, with ``more["to"]``: hexes in order of preference).  It
-    takes effect when the combat goes on (:func:`proceed`)."""
+    """``side``'s answer to an open 11.3 choice of a combat (a ``losses`` or
+    ``retreat`` order); it takes effect when the combat goes on (:func:`proceed`)."""
     waiting = [b for b in state.battles if b.stage is CombatStage.LOSSES and b.waiting == side
                and (target is None or b.target == target)]
     if len(waiting) != 1:
@@ -455,26 +363,8 @@ def answer(data: "AmbonData", state: AmbonState, side: str, kind: str, value: st
                                   + (f" at {target}" if target else ""))
         raise illegal("11.3", f"say which combat this answers (target = ...): choices open at {', '.join(open_)}")
     b = waiting[0]
-    choices = open_choices(data, state, b)
-    if kind == "losses":
-        names = value.split()
-        wrong = [n for n in names if n not in choices["units"]]
-        if wrong:
-            hint = "" if state.has_piece(wrong[0]) else state.did_you_mean(wrong[0])
-            raise illegal("11.3", f"losses at {b.target}: {wrong[0]!r}{hint} is not one of the units that took part "
-                                  f"({', '.join(choices['units'])})")
-        given = (("losses", value),)
-    else:
-        if b.waiting == b.side or not choices["retreat"]:
-            raise illegal("11.3", f"retreat at {b.target}: no retreat is {side}'s to decide there")
-        if value == "hit" and choices["retreat"] == "R":
-            raise illegal("11.3", f"retreat at {b.target}: the result is R, which no extra hit can refuse")
-        given = (("retreat", value),) + ((("to", more["to"]),) if more and more.get("to") else ())
-    answers = tuple((k, v) for k, v in b.answers if k not in {g for g, _ in given}) + given
-    state = _with_battle(state, replace(b, answers=answers))
-    said = {"losses": "the hits go to", "retreat": "answers the retreat:", "to": "retreats to"}
-    return state, [Event("11.3", f"{side} chooses at {b.target}: " + "; ".join(f"{said[k]} {v}" for k, v in given),
-                         {"target": b.target, "answer": dict(given)})]
+    fight, event = results.take_answer(state, b.fight, side, kind, value, more, open_choices(data, state, b))
+    return _with_battle(state, replace(b, fight=fight)), [event]
 
 
 # --------------------------------------------------------------------------- 11.4 advance after combat

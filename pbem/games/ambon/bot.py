@@ -383,10 +383,15 @@ class AmbonBot:
         units taking the hits in random order, a random answer to an r and
         random retreat hexes among those 11.3 allows (tried: one that does
         not settle the choice is dropped, and the choice asked again)."""
-        from pbem.games.ambon import battle
+        from pbem.games.ambon import battle, landing
 
-        b = next(x for x in current.battles if x.target == target)
-        choices = battle.open_choices(self.data, current, b)
+        b = next((x for x in current.battles if x.target == target), None)
+        if b is not None:
+            choices = battle.open_choices(self.data, current, b)
+        else:
+            b = next(x for x in current.landing_combats if x.fight and x.fight.target == target)
+            choices = landing.open_choices(self.data, current, b)
+        b = b.fight
         units = list(choices["units"])
         if choices["hits"]:
             self.rng.shuffle(units)

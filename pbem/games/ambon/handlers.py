@@ -44,11 +44,11 @@ def ordered(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[Ambo
         return battle.decide_support(data, state, side, order["hq"], order.get("target"), action.seq)
     if kind == "advance":
         return battle.advance(data, state, side, list(order["units"]), order.get("target"))
-    if kind == "losses":
-        return battle.answer(data, state, side, "losses", " ".join(order["units"]), order.get("target"))
-    if kind == "retreat":
-        return battle.answer(data, state, side, "retreat", order["answer"], order.get("target"),
-                             {"to": order.get("to", "")})
+    if kind in ("losses", "retreat"):  # 11.3: an owner's answer to a landing combat's or a combat's results
+        answer = landing.answer if landing.awaiting_choice(state, side) else battle.answer
+        if kind == "losses":
+            return answer(data, state, side, "losses", " ".join(order["units"]), order.get("target"))
+        return answer(data, state, side, "retreat", order["answer"], order.get("target"), {"to": order.get("to", "")})
     if kind == "surrender":
         return _surrender(data, state, side, order["answer"])
     if kind == "bombard":

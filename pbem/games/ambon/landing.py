@@ -6,18 +6,20 @@ landing combat of the phase, second waves and minesweeping.  Beachheads
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pbem.engine.machine import Event, illegal, replace
 from pbem.engine.paths import format_mp
 from pbem.errors import IllegalOrderError
-from pbem.games.ambon import combat, entering, movement, retreat
+from pbem.games.ambon import combat, entering, movement, results, retreat
 from pbem.games.ambon.state import (
     ALLIED,
     ELIMINATED,
+    JAPANESE,
     REMOVED,
     AmbonState,
     CombatStage,
+    Fight,
     Landing,
     LandingCombat,
     LandingStage,
@@ -350,37 +352,98 @@ def decline_open_support(data: "AmbonData", state: AmbonState, seq: int) -> tupl
     return state, events
 
 
-def resolve_combat(data: "AmbonData", state: AmbonState, lc: LandingCombat, die: int) -> tuple[AmbonState, list[Event]]:
+def rolled_combat(data: "AmbonData", state: AmbonState, lc: LandingCombat, die: int) -> tuple[AmbonState, list[Event]]:
+    """The die of landing combat ``lc`` is known; it is resolved in the order
+    of the landings (:func:`proceed_combats`, run after every action)."""
+    state = _with_combat(state, replace(lc, stage=CombatStage.ROLLED, die=die), lc.lane)
+    earlier = next((x for x in state.landing_combats if x.lane != lc.lane), None)
+    if earlier is None or state.landing_combats.index(earlier) > [x.lane for x in state.landing_combats].index(lc.lane):
+        return state, []
+    target, before = data.lanes[lc.lane].target, data.lanes[earlier.lane].target
+    return state, [Event("6.3", f"landing combat on {target}: roll {die}, applied once the landing combat on {before}, "
+                                f"fought before it, is resolved (6.3: in the order of the landings)",
+                         {"lane": lc.lane, "roll": die})]
+
+
+def proceed_combats(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]]:
+    """6.3: the landing combats whose dice are known, in the order of the
+    landings, each as far as its owners' 11.3 choices are made; one waiting
+    for a choice (or its die) holds up those after it."""
+    events: list[Event] = []
+    for lane_id in [lc.lane for lc in state.landing_combats]:
+        lc = next((x for x in state.landing_combats if x.lane == lane_id), None)
+        if lc is None:
+            continue
+        if lc.stage not in (CombatStage.ROLLED, CombatStage.LOSSES):
+            break
+        state, more = resolve_combat(data, state, lc)
+        events += more
+        if any(x.lane == lane_id for x in state.landing_combats):
+            break
+    return state, events
+
+
+def _busy(data: "AmbonData", state: AmbonState, lane_id: str) -> frozenset[str]:
+    """11.3: the beaches of the other landing combats not yet resolved."""
+    return frozenset(data.lanes[x.lane].target for x in state.landing_combats if x.lane != lane_id)
+
+
+def resolve_combat(data: "AmbonData", state: AmbonState, lc: LandingCombat) -> tuple[AmbonState, list[Event]]:
     """6.3 with 11.0-11.3: resolve one landing combat.  Only the
     non-artillery units fight (6.3: the artillery's "presence is ignored for
-    landing combat"): their CS makes the attack and they take the hits."""
+    landing combat"): their CS makes the attack and they take the hits,
+    which the Japanese "must absorb ... through disruption or elimination
+    (no retreat is allowed)".  Every choice of 11.3 is its owner's
+    (:mod:`.results`): the landing combat waits for it."""
     lane = data.lanes[lc.lane]
-    landing = next(l for l in state.landings if l.lane == lc.lane)
-    units = [u for u in landing.units if state.piece(u).where == lane.first_wave]
-    fighting = [state.piece(u) for u in fighters(data, state, units)]
-    factor = Fraction(lc.factor)  # the 6.3 table's "combat-1/4", "combat-1/2", "combat-1"
-    attack = sum((data.spec(p).combat for p in fighting), Fraction(0)) * factor
-    defenders = [p for p in state.at(lane.target) if p.side == ALLIED]
-    odds = combat.odds(data, state, attack, defenders, lane.target, hq={"defender": bool(lc.defender_hq)})
-    rolled = combat.roll_on_crt(data, odds, die)
-    a_hits, d_hits, kind = rolled.hits
-    events = [Event("6.3", f"landing combat on {lane.target} at {lc.factor} CS: {rolled.describe()}",
-                    {"lane": lc.lane, **rolled.data()})]
-    state, more, _ = combat.apply_hits(data, state, defenders, d_hits, "Allied")
+    events: list[Event] = []
+    if lc.fight is None:
+        landing = next(l for l in state.landings if l.lane == lc.lane)
+        units = [u for u in landing.units if state.piece(u).where == lane.first_wave]
+        fighting = [state.piece(u) for u in fighters(data, state, units)]
+        factor = Fraction(lc.factor)  # the 6.3 table's "combat-1/4", "combat-1/2", "combat-1"
+        attack = sum((data.spec(p).combat for p in fighting), Fraction(0)) * factor
+        defenders = [p for p in state.at(lane.target) if p.side == ALLIED]
+        odds = combat.odds(data, state, attack, defenders, lane.target, hq={"defender": bool(lc.defender_hq)})
+        rolled = combat.roll_on_crt(data, odds, lc.die)
+        events.append(Event("6.3", f"landing combat on {lane.target} at {lc.factor} CS: {rolled.describe()}",
+                            {"lane": lc.lane, **rolled.data()}))
+        lc = replace(lc, fight=Fight(lane.target, JAPANESE, tuple(p.id for p in fighting), rolled.result,
+                                     tuple(p.id for p in defenders), names=("Allied", "Japanese"),
+                                     label="landing combat on"))
+    state, more, fight = results.settle(data, state, lc.fight, _busy(data, state, lc.lane))
     events += more
-    survivors = [state.piece(p.id) for p in defenders if state.piece(p.id).where == lane.target]
-    if kind and survivors:
-        state, more = retreat.retreat_units(data, state, survivors, kind)
-        events += more
-    # 6.3: the Japanese absorb their losses by disruption or elimination; no retreat
-    state, more, _ = combat.apply_hits(data, state, fighting, a_hits, "Japanese")
-    events += more
+    if not fight.done:
+        return _with_combat(state, replace(lc, stage=CombatStage.LOSSES, fight=fight), lc.lane), events
     if any(p.side == ALLIED for p in state.at(lane.target)):
         state = _landing_stage(_with_combat(state, None, lc.lane), lc.lane, LandingStage.DONE)
         events.append(Event("6.3", f"{lane.target} is still held: the landing units stay in {lane.first_wave}"))
         return state, events
     state, more = come_ashore(data, state, lc.lane)
     return state, events + more
+
+
+def awaiting_choice(state: AmbonState, side: str, target: str | None = None) -> list[LandingCombat]:
+    """The landing combats waiting for ``side``'s 11.3 choice (at ``target``)."""
+    return [lc for lc in state.landing_combats if lc.stage is CombatStage.LOSSES and lc.waiting == side
+            and (target is None or lc.fight.target == target)]
+
+
+def open_choices(data: "AmbonData", state: AmbonState, lc: LandingCombat) -> dict[str, Any]:
+    return results.open_choices(data, state, lc.fight, _busy(data, state, lc.lane))
+
+
+def answer(data: "AmbonData", state: AmbonState, side: str, kind: str, value: str, target: str | None,
+           more: dict[str, str] | None = None) -> tuple[AmbonState, list[Event]]:
+    """``side``'s answer (a ``losses`` or ``retreat`` order) to a landing
+    combat's open 11.3 choice."""
+    waiting = awaiting_choice(state, side, target)
+    if len(waiting) != 1:
+        raise illegal("11.3", "say which landing combat this answers (target = ...): choices open on "
+                              + ", ".join(lc.fight.target for lc in awaiting_choice(state, side)))
+    lc = waiting[0]
+    fight, event = results.take_answer(state, lc.fight, side, kind, value, more, open_choices(data, state, lc))
+    return _with_combat(state, replace(lc, fight=fight), lc.lane), [event]
 
 
 def come_ashore(data: "AmbonData", state: AmbonState, lane_id: str) -> tuple[AmbonState, list[Event]]:

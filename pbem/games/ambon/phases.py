@@ -38,7 +38,10 @@ def blocker(data: "AmbonData", state: AmbonState) -> str:
     if rolling:
         return f"the landing from {data.lanes[rolling[0].lane].first_wave} is not resolved"
     if state.landing_combats:
-        return f"the landing combat from {data.lanes[state.landing_combats[0].lane].first_wave} is not resolved"
+        lc = state.landing_combats[0]
+        if lc.stage is CombatStage.LOSSES:
+            return f"{lc.waiting} has not chosen the losses and retreats of the landing combat on {lc.fight.target} (11.3)"
+        return f"the landing combat from {data.lanes[lc.lane].first_wave} is not resolved"
     if state.bombardments:
         return f"{state.bombardments[0].unit}'s bombardment is not resolved"
     if state.recoveries:
@@ -148,8 +151,11 @@ def message_end(data: "AmbonData", state: AmbonState, action: MessageEnd) -> tup
 def progress(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]]:
     """A closing phase whose blockers have cleared ends; automatic phases run."""
     events: list[Event] = []
+    if state.landing_combats:
+        state, events = landing.proceed_combats(data, state)
     if state.battles:
-        state, events = battle.proceed(data, state)
+        state, more = battle.proceed(data, state)
+        events += more
     if state.movement_paused and not blocker(data, state):
         state, more = _resume_movement(data, state)
         events += more

@@ -85,7 +85,7 @@ def _landed(data: "AmbonData", state: AmbonState, l: Landing, die: int) -> tuple
 def _landing_fought(data: "AmbonData", state: AmbonState, lc: LandingCombat, die: int) -> tuple[AmbonState, list[Event]]:
     from pbem.games.ambon import landing
 
-    return landing.resolve_combat(data, state, lc, die)
+    return landing.rolled_combat(data, state, lc, die)
 
 
 def _fought(data: "AmbonData", state: AmbonState, b: Battle, die: int) -> tuple[AmbonState, list[Event]]:

@@ -115,13 +115,50 @@ class LandingCombat:
 
     lane: str
     factor: str  # the attacker CS the 6.3 table gave: "1/4", "1/2" or "1"
-    stage: CombatStage  # SUPPORT (11.1 decision owed by the Allies) | ROLL
+    stage: CombatStage  # SUPPORT (11.1 decision owed by the Allies) | ROLL | ROLLED | LOSSES
     key_seq: int = 0
     defender_hq: str = ""
+    die: int = 0  # once rolled
+    fight: "Fight | None" = None  # once its CRT result is read: its results being applied (results.py)
 
     @property
     def label(self) -> str:
         return f"landing combat {self.lane}"
+
+    @property
+    def waiting(self) -> str:
+        """LOSSES: the side whose 11.3 choice is owed."""
+        return self.fight.waiting if self.fight and self.fight.asked else ""
+
+
+@dataclass(frozen=True)
+class Fight:
+    """A combat's results being applied (11.3, :mod:`pbem.games.ambon.results`):
+    where, who, and how far."""
+
+    target: str  # the defending hex
+    side: str  # the attacker
+    attackers: tuple[str, ...]  # the attacking units that take the attacker's hits
+    result: str  # the CRT result, e.g. "1/1r"
+    fought: tuple[str, ...]  # the defending units, as they were when it was resolved
+    step: int = 1
+    waiting: str = ""  # the side whose choice is owed (or whose answer is being kept)
+    asked: bool = False  # the choice of ``waiting`` is open: the fight waits for their message
+    answers: tuple[tuple[str, str], ...] = ()  # their answer so far: ("losses" | "retreat" | "to", value)
+    names: tuple[str, str] = ("defender", "attacker")  # how the events call the two sides
+    label: str = "combat at"  # how the events name it: "combat at 1609", "landing combat on 0713"
+
+    def answer(self, kind: str) -> str | None:
+        return next((v for k, v in self.answers if k == kind), None)
+
+    @property
+    def owner(self) -> str:
+        """The side whose step it is."""
+        return (ALLIED if self.side == JAPANESE else JAPANESE) if self.step in (1, 2) else self.side
+
+    @property
+    def done(self) -> bool:
+        return self.step >= 4
 
 
 @dataclass(frozen=True)
@@ -137,18 +174,20 @@ class Battle:
     key_seq: int = 0
     defenders: tuple[str, ...] = ()  # the defending units when it was declared: attacked this phase (11.0)
     die: int = 0  # once rolled (ROLLED and after)
-    result: str = ""  # the CRT result, once read (11.0)
-    fought: tuple[str, ...] = ()  # the defending units when it was resolved, who take its results
-    step: int = 0  # how far its results are applied (battle.STEPS)
-    waiting: str = ""  # LOSSES: the side whose 11.3 choice is owed
-    answers: tuple[tuple[str, str], ...] = ()  # LOSSES: that side's answer so far ("losses", "retreat", "to")
+    fight: "Fight | None" = None  # once its CRT result is read: its results being applied (results.py)
 
     @property
     def label(self) -> str:
         return f"combat {self.target}"
 
-    def answer(self, kind: str) -> str | None:
-        return next((v for k, v in self.answers if k == kind), None)
+    @property
+    def result(self) -> str:
+        return self.fight.result if self.fight else ""
+
+    @property
+    def waiting(self) -> str:
+        """LOSSES: the side whose 11.3 choice is owed."""
+        return self.fight.waiting if self.fight and self.fight.asked else ""
 
 
 @dataclass(frozen=True)

@@ -197,32 +197,15 @@ def _decisions(game: Any, state: AmbonState, side: str, out: Sections) -> None:
             decisions.append({"kind": "hq-support", "target": b.target, "options": options, "rule": "11.1"})
             examples.append({"support": options[0], "target": b.target})
         elif b.stage is CombatStage.LOSSES and b.waiting == side:
-            choices = battle.open_choices(data, state, b)
-            what = battle._what_is_open(data, state, b)
-            notes.append(f"11.3 the combat at {b.target} ({b.result}): you choose {what}")
-            example: dict[str, Any] = {}
-            if choices["hits"]:
-                notes.append(f"  losses = the units in the order they take the hits, of {', '.join(choices['units'])}"
-                             f" (a unit named twice takes two)")
-                examples.append({"losses": choices["units"][: choices["hits"]], "target": b.target})
-            if choices["retreat"] and b.waiting != b.side:
-                legal = "; ".join(f"{u}: {' or '.join(h) or 'none (an extra hit instead)'}"
-                                  for u, h in choices["hexes"].items())
-                notes.append(f"  retreat = \"retreat\"" + (" or \"hit\" (refuse the r with an extra hit)"
-                                                           if choices["retreat"] == "r" else "")
-                             + f", to = hexes in order of preference (11.3 allows, now: {legal})")
-                first = next((h[0] for h in choices["hexes"].values() if h), "")
-                example = {"retreat": "retreat", "target": b.target, **({"to": first} if first else {})}
-                examples.append(example)
-            notes.append("  (left out: the combat, and every combat declared after it, waits for your message)")
-            decisions.append({"kind": "losses", "target": b.target, "options": choices["units"], "rule": "11.3",
-                              "result": b.result, "hexes": choices["hexes"], "retreat": choices["retreat"]})
+            _losses(b.fight, battle.open_choices(data, state, b), state, notes, examples, decisions)
         elif b.stage is CombatStage.ADVANCE and b.side == side:
             options = battle.advance_candidates(data, state, b)
             notes.append(f"11.4 advance into {b.target}: advance = a list of {', '.join(options)} ([] to stay)"
                          f"  (left out: nobody advances)")
             decisions.append({"kind": "advance", "target": b.target, "options": options, "rule": "11.4"})
             examples.append({"advance": options, "target": b.target})
+    for lc in landing.awaiting_choice(state, side):
+        _losses(lc.fight, landing.open_choices(data, state, lc), state, notes, examples, decisions)
     if state.surrender_offered and side == ALLIED:
         notes.append('3.2 surrender at the start of turn 8? surrender = "yes" ends the game, "no" fights on')
         decisions.append({"kind": "surrender", "options": ["yes", "no"], "rule": "3.2"})
@@ -232,6 +215,27 @@ def _decisions(game: Any, state: AmbonState, side: str, out: Sections) -> None:
         out.awaited.append("your decision(s): " + "; ".join(
             f"{d['kind']}" + (f" at {d['target']}" if d.get("target") else "") for d in decisions))
         out.sections.append(Section("Decisions open now", notes, examples))
+
+
+def _losses(fight: Any, choices: dict[str, Any], state: AmbonState, notes: list[str],
+            examples: list[dict[str, Any]], decisions: list[dict[str, Any]]) -> None:
+    """11.3: an open choice of losses and retreat (a combat's or a landing combat's), for its owner."""
+    from pbem.games.ambon import results
+
+    notes.append(f"11.3 the {fight.label} {fight.target} ({fight.result}): you choose {results.what_is_open(state, fight)}")
+    if choices["hits"]:
+        notes.append(f"  losses = the units in the order they take the hits, of {', '.join(choices['units'])}"
+                     f" (a unit named twice takes two)")
+        examples.append({"losses": choices["units"][: choices["hits"]], "target": fight.target})
+    if choices["retreat"]:
+        legal = "; ".join(f"{u}: {' or '.join(h) or 'none (an extra hit instead)'}" for u, h in choices["hexes"].items())
+        notes.append("  retreat = \"retreat\"" + (" or \"hit\" (refuse the r with an extra hit)" if choices["retreat"] == "r" else "")
+                     + f", to = hexes in order of preference (11.3 allows, now: {legal})")
+        first = next((h[0] for h in choices["hexes"].values() if h), "")
+        examples.append({"retreat": "retreat", "target": fight.target, **({"to": first} if first else {})})
+    notes.append("  (left out: it waits for your message, and so does every combat after it)")
+    decisions.append({"kind": "losses", "target": fight.target, "options": choices["units"], "rule": "11.3",
+                      "result": fight.result, "hexes": choices["hexes"], "retreat": choices["retreat"]})
 
 
 def _setup(game: Any, state: AmbonState, side: str, out: Sections) -> None:

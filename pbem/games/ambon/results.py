@@ -1,0 +1,173 @@
+"""Applying a combat's results (11.3), step by step, with every choice its
+owner's: the one procedure of the Combat Phase's combats (:mod:`.battle`)
+and the landing combats of 6.3 (:mod:`.landing`).
+
+11.0: "Apply the result against the defender first, then apply the result
+against the attacker."  The steps, in that order (:data:`STEPS`): the
+defender's hits, the defender's retreat (an ``r`` retreats or is refused
+with an extra hit; ``R`` retreats), the attacker's hits.  Each choice a step
+holds -- which units take the hits, whether to refuse an ``r``, which hex
+to retreat into when 11.3 allows more than one -- is decided by the owner's
+answer in a message, or by their standing instructions, or is no choice at
+all; otherwise the fight stops there, waiting for its owner (``waiting``),
+and whatever the caller does next (the advance of 11.4, a landing coming
+ashore, the next combat) waits with it.  The defender answers their hits
+and their retreat together: their losses are applied once both are
+decided, so one message of theirs settles both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from pbem.engine.machine import Event
+from pbem.games.ambon import combat, retreat
+from pbem.games.ambon.state import ELIMINATED, REMOVED, AmbonState, Fight
+
+if TYPE_CHECKING:
+    from pbem.games.ambon.data import AmbonData
+
+#: the steps of a fight's results after its CRT result (``Fight.step``: 1-3; 4 when all are applied)
+STEPS = {1: "the defender's hits", 2: "the defender's retreat", 3: "the attacker's hits"}
+
+
+def settle(data: "AmbonData", state: AmbonState, fight: Fight,
+           busy: frozenset[str] = frozenset()) -> tuple[AmbonState, list[Event], Fight]:
+    """Apply ``fight``'s results from the step it stands at, as far as the
+    owners' choices are made (``busy``: hexes of defenders in unresolved
+    combats, 11.3).  Returns the fight as it then stands: done, or asked."""
+    events: list[Event] = []
+    a_hits, d_hits, kind = combat.parse_result(fight.result)
+    where = f" at {fight.target}"
+    while not fight.done:
+        owner = fight.owner
+        answers = fight.answers if fight.waiting == owner else ()
+        held = replace(fight, answers=answers)
+        more: list[Event] = []
+        if fight.step == 1:
+            victims = combat.choose_victims(data, _defenders(state, fight), d_hits, answer=_words(held.answer("losses")),
+                                            standing=state.standing.get(owner, "losses"), where=where)
+            decided = victims is not None and (not kind or _retreat_decided(data, state, held, victims, busy))
+            if decided:
+                state, more, _ = combat.take_hits(state, data, victims, fight.names[0])
+        elif fight.step == 2:
+            survivors = _defenders(state, fight)
+            decided = True
+            if kind and survivors:
+                moved = retreat.retreat_units(data, state, survivors, kind, busy, refuse=held.answer("retreat"),
+                                              to=held.answer("to"), fallback=False, where=where)
+                decided = moved is not None
+                if decided:
+                    state, more = moved
+        else:
+            attackers = _attackers(state, fight)
+            victims = combat.choose_victims(data, attackers, a_hits, answer=_words(held.answer("losses")),
+                                            standing=state.standing.get(owner, "losses"), where=where)
+            decided = victims is not None
+            if decided:
+                state, more, _ = combat.take_hits(state, data, victims, fight.names[1])
+        if not decided:
+            if not (fight.asked and fight.waiting == owner):
+                fight = replace(fight, waiting=owner, asked=True, answers=answers)
+                events.append(Event("11.3", f"{fight.label} {fight.target}: {owner} chooses "
+                                            f"{what_is_open(state, fight)} (11.3: the owning player chooses)",
+                                    {"target": fight.target, "owner": owner}))
+            return state, events, fight
+        if fight.asked and fight.waiting == owner and not answers:
+            events.append(Event("11.3", f"{fight.label} {fight.target}: {owner}'s open choice is made by the standing "
+                                        f"instructions they have just given", {"target": fight.target, "owner": owner}))
+        events += more
+        keep = answers if fight.step == 1 else ()  # the defender's answer covers their retreat too
+        fight = replace(fight, step=fight.step + 1, waiting=owner if keep else "", asked=False, answers=keep)
+    return state, events, fight
+
+
+def _attackers(state: AmbonState, fight: Fight) -> list[Any]:
+    """The attackers still in the fight: on the map, or in their First Wave box (6.3)."""
+    return [state.piece(u) for u in fight.attackers if state.piece(u).where not in (ELIMINATED, REMOVED)]
+
+
+def _defenders(state: AmbonState, fight: Fight) -> list[Any]:
+    return [state.piece(u) for u in fight.fought if state.piece(u).where == fight.target]
+
+
+def _words(text: str | None) -> list[str] | None:
+    return None if text is None else text.split()
+
+
+def _retreat_decided(data: "AmbonData", state: AmbonState, fight: Fight, victims: list[tuple[str, str]],
+                     busy: frozenset[str]) -> bool:
+    """Whether the defender's retreat after ``victims`` is decided too (their
+    answer or standing instructions)."""
+    trial, _, _ = combat.take_hits(state, data, victims, fight.names[0])
+    survivors = _defenders(trial, fight)
+    if not survivors:
+        return True
+    _, _, kind = combat.parse_result(fight.result)
+    return retreat.retreat_units(data, trial, survivors, kind, busy, refuse=fight.answer("retreat"),
+                                 to=fight.answer("to"), fallback=False, where=f" at {fight.target}") is not None
+
+
+def what_is_open(state: AmbonState, fight: Fight) -> str:
+    """The owner's open choice, in words (the decision's prompt)."""
+    a_hits, d_hits, kind = combat.parse_result(fight.result)
+    if fight.waiting == fight.side:
+        units = [p.id for p in _attackers(state, fight)]
+        return f"which of {', '.join(units)} take{'s' if a_hits == 1 else ''} the {_hits(a_hits)}"
+    units = [p.id for p in _defenders(state, fight)]
+    parts = []
+    if fight.step == 1 and d_hits:
+        parts.append(f"which of {', '.join(units)} take{'s' if d_hits == 1 else ''} the {_hits(d_hits)}")
+    if kind == "r":
+        parts.append("whether to retreat or take an extra hit (r)")
+    if kind:
+        parts.append("where to retreat")
+    return ", ".join(parts) or "the results"
+
+
+def _hits(n: int) -> str:
+    return "hit" if n == 1 else f"{n} hits"
+
+
+def open_choices(data: "AmbonData", state: AmbonState, fight: Fight, busy: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The owner's open choice as data: the units that may take the hits and
+    how many, the ``r``/``R`` to answer, each unit's legal retreat hexes now
+    (after their own losses they may be fewer)."""
+    a_hits, d_hits, kind = combat.parse_result(fight.result)
+    if fight.waiting == fight.side:
+        return {"hits": a_hits, "units": [p.id for p in _attackers(state, fight)], "retreat": "",
+                "hexes": {}}
+    units = [p.id for p in _defenders(state, fight)]
+    hexes = {u: retreat.retreat_choices(data, state, state.piece(u),
+                                        retreat.retreat_options(data, state, state.piece(u), busy)) for u in units}
+    return {"hits": d_hits if fight.step == 1 else 0, "units": units, "retreat": kind, "hexes": hexes}
+
+
+def take_answer(state: AmbonState, fight: Fight, side: str, kind: str, value: str, more: dict[str, str] | None,
+                choices: dict[str, Any]) -> tuple[Fight, Event]:
+    """``side``'s answer to the open choice of ``fight`` (``kind`` "losses":
+    the units in the order they take the hits; "retreat": "retreat" or
+    "hit", with ``more["to"]``: hexes in order of preference), checked
+    against ``choices`` (:func:`open_choices`); it takes effect when the
+    fight is settled again."""
+    from pbem.engine.machine import illegal
+
+    if kind == "losses":
+        wrong = [n for n in value.split() if n not in choices["units"]]
+        if wrong:
+            hint = "" if state.has_piece(wrong[0]) else state.did_you_mean(wrong[0])
+            raise illegal("11.3", f"losses at {fight.target}: {wrong[0]!r}{hint} is not one of the units that took "
+                                  f"part ({', '.join(choices['units'])})")
+        given: tuple[tuple[str, str], ...] = (("losses", value),)
+    else:
+        if fight.waiting == fight.side or not choices["retreat"]:
+            raise illegal("11.3", f"retreat at {fight.target}: no retreat is {side}'s to decide there")
+        if value == "hit" and choices["retreat"] == "R":
+            raise illegal("11.3", f"retreat at {fight.target}: the result is R, which no extra hit can refuse")
+        given = (("retreat", value),) + ((("to", more["to"]),) if more and more.get("to") else ())
+    answers = tuple((k, v) for k, v in fight.answers if k not in {g for g, _ in given}) + given
+    said = {"losses": "the hits go to", "retreat": "answers the retreat:", "to": "retreats to"}
+    event = Event("11.3", f"{side} chooses at {fight.target}: " + "; ".join(f"{said[k]} {v}" for k, v in given),
+                  {"target": fight.target, "answer": dict(given)})
+    return replace(fight, answers=answers), event
