@@ -9,6 +9,7 @@ atomically.  Nothing is written when anything fails.
 from __future__ import annotations
 
 import base64
+import random
 import secrets as _random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -408,7 +409,7 @@ def join_game(
     if trust is not None:
         trust(transcript.keys[transcript.messages[0].side], transcript)
     match = Match(gamedir, transcript, game, player, replay(game, transcript))
-    draft, result = compose_all(match, orders or {})
+    draft, result = compose_all(match, drawn(match, orders or {}))
     summary = summary_of(result, 1)
     first = message_summary(game, transcript, 0)
     with gamedir.lock():
@@ -552,13 +553,21 @@ class PlayResult:
     match: Match
 
 
+def drawn(match: Match, orders: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``orders`` with the choices they leave to the player's own randomness
+    drawn, once, from the operating system's (:class:`contract.Draws`, e.g.
+    Ambon's ``shuffle = true``): every later step seals what was drawn."""
+    return contract.drawn(match.game, orders, match.player.side, random.SystemRandom())
+
+
 def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> PlayResult:
-    """Apply my orders and write the next message."""
+    """Apply my orders and write the next message.  (Orders whose draws
+    :func:`preview` made are played as drawn: pass ``Preview.orders``.)"""
     gamedir = GameDirectory(directory)
     gamedir.require_any()
     with gamedir.lock():
         match = load(gamedir.path, identity, keep=False)
-        draft, result = compose_all(match, orders)
+        draft, result = compose_all(match, drawn(match, orders))
         seq = len(match.transcript)
         events = events_of(result, seq)
         summary = message_summary(match.game, result.transcript, seq, events)
@@ -573,12 +582,15 @@ class Preview:
     """What ``pbem play --dry-run`` shows: the message that would be
     written (``path``, not written), what it does (``events``), the game as
     it would stand (``match``: whose turn, the dice it leaves awaited), and
-    the texts it would seal (slot -> text, only the author's to see)."""
+    the texts it would seal (slot -> text, only the author's to see).
+    ``orders``: the orders tried, their draws made (:func:`drawn`), which
+    :func:`play` writes as shown."""
 
     path: Path
     events: list[Any]
     match: Match
     seals: dict[str, str]
+    orders: Mapping[str, Any] = field(default_factory=dict)
 
 
 def preview(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Preview:
@@ -590,12 +602,13 @@ def preview(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> 
     gamedir = GameDirectory(directory)
     gamedir.require_any()
     match = load(gamedir.path, identity, keep=False)
+    orders = drawn(match, orders)
     draft, result = compose_all(match, orders)
     seq = len(match.transcript)
     events = [e for _, e in newest(result.events, lambda item: item[0] == seq)]
     tried = Match(gamedir, result.transcript, match.game, match.player, result, match.covered)
     seals = dict(match.game.parse_orders(orders, match.player.side).seals)
-    return Preview(gamedir.path / message_name(seq, match.player.side), events, tried, seals)
+    return Preview(gamedir.path / message_name(seq, match.player.side), events, tried, seals, orders)
 
 
 MAX_REPORTED = 10  # rule errors reported at once by compose_all

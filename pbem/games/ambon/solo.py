@@ -30,7 +30,9 @@ from pbem.protocol.keystore import Keystore
 
 HELP = """\
 orders, one per line (Enter or 'done' sends the message):
-  setup historical                     the scenario's setup for the side to act
+  setup historical                     the scenario's setup (Japanese; in solo, Allied too: the house decides)
+  setup historical shuffle             Allied: the scenario's hexes, the identities drawn by your pbem (4.1)
+  setup historical X1=dummy ... M1=real ...   Allied: ... and the identities you choose (sealed)
   land fw-laha | postpone fw-liang     6.0
   move 3.A: 1410 1509 | move 3.A to 1509   7.0 (a path, or the cheapest one there)
   bombard 3.D NEI-2.B                  10.0
@@ -58,8 +60,17 @@ def parse_line(line: str) -> dict[str, Any] | tuple[str, Any] | None:
         if len(rest) < n:
             raise UsageError(f"'{verb}' needs more: see 'help'")
 
-    if verb == "setup":
-        return {"setup": rest[0] if rest else "historical"}
+    if verb == "setup":  # setup historical [shuffle] [X1=dummy ... M1=real ...]
+        order: dict[str, Any] = {"setup": rest[0] if rest else "historical"}
+        for word in rest[1:]:
+            slot, eq, kind = word.partition("=")
+            if word == "shuffle":
+                order["shuffle"] = True
+            elif eq and slot[:1] in ("X", "M"):
+                order.setdefault("identities" if slot[:1] == "X" else "mines", {})[slot] = kind
+            else:
+                raise UsageError(f"setup: {word!r} is not 'shuffle' nor SLOT=IDENTITY (X1=dummy, M1=real)")
+        return order
     if verb in ("land", "postpone"):
         need(1)
         return {verb: rest[0]}
@@ -142,6 +153,7 @@ def prompt_orders(match: session.Match, ask: Callable[[str], str], say: Callable
                 trial.setdefault("standing", {})[parsed[1][0]] = parsed[1][1]
             else:
                 trial["order"].append(parsed)
+            trial = dict(session.drawn(match, trial))  # shuffle = true drawn now, once: what is shown is what is sent
             events = []
             after = state
             for i, order in enumerate(game.parse_orders(trial, side).public):
@@ -212,28 +224,20 @@ class Solo:
         """Add the identities the house decides to the player's Allied setup."""
         if not any("conceal" in o or "mine" in o or o.get("setup") for o in orders.get("order", [])):
             return orders
+        from pbem import games
         from pbem.protocol.message import SignedMessage
 
         source = proposal or (self.games / "mine" / "0000-japanese.pbem")
         game_id = SignedMessage.from_text(Path(source).read_text()).game
         identities = self.house_identities(game_id)
+        data = games.get(self.game_name).data
         out = []
         for o in orders["order"]:
             o = dict(o)
-            if o.get("setup") == "historical":
-                from pbem import games
-
-                public = games.get(self.game_name).parse_orders({"order": [{"setup": "historical"}]}, "allied").public
-                for p in public:
-                    if p.get("option"):
-                        continue  # solo games are played without optional rules
-                    if p["type"] == "place":
-                        out.append({"place": p["unit"], "hex": p["hex"]})
-                    elif p["type"] == "conceal":
-                        out.append({"conceal": p["piece"], "hex": p["hex"], "is": identities[p["piece"]]})
-                    elif p["type"] == "mine":
-                        out.append({"mine": p["marker"], "box": p["box"], "is": identities[p["marker"]]})
-                continue
+            if o.get("setup") == "historical":  # the scenario's hexes, the house's identities (whatever was typed)
+                o = {"setup": "historical",
+                     "identities": {slot: identities[slot] for slot in data.concealed_slots},
+                     "mines": {slot: identities[slot] for slot in data.mine_slots}}
             if "conceal" in o:
                 o["is"] = identities[o["conceal"]]
             if "mine" in o:
