@@ -285,9 +285,10 @@ def test_4_1_concealed_pieces_a_coastal_hex_is_the_datas(tmp_path):
     state = game.initial_state({})
     for i, public in enumerate(parsed.public):
         state, _ = game.apply(state, Ordered(ALLIED, 1, i, public))
-    with pytest.raises(IllegalOrderError, match="4.1: 2106 holds 2 dummies, detachments and remaining NEI "
-                                                "companies; at most 1"):
-        setup.check_allied_setup(game.data, state)
+    with pytest.raises(IllegalOrderError, match="4.1: the Allied setup breaks 3 requirements:\n"
+                                                "  2106 holds 2 dummies, detachments and remaining NEI companies; at most 1\n"
+                                                "  0713 holds 2 dummies, detachments and remaining NEI companies; at most 1\n"):
+        setup.check_allied_setup(game.data, state)  # (and the identities, not sealed here)
 
 
 def test_11_3_who_dies_to_one_hit_is_the_counters_one_hit(tmp_path):

@@ -621,8 +621,14 @@ def compose_all(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage,
     When the orders are refused, the first order whose prefix is refused
     for the same reason is the culprit; it is set aside and the others are
     tried again, until they pass or :data:`MAX_REPORTED` are found.  A
-    refusal no single order explains (a reveal owed, a decision left open
-    at the end of the message) is reported as it is."""
+    prefix is tried without the check of the sealed values (a prefix seals
+    only some of them).  A refusal no single order explains (a reveal
+    owed, a decision left open at the end of the message) is reported as it
+    is, and so is one about the orders together (the error's ``whole``: the
+    sealed values' check, a finished setup's): no order is blamed for it,
+    so one misplaced unit is one mistake, not a mistake in every order
+    after it (issue 26).  The orders' own mistakes past the sealed values'
+    check are still looked for; the game's check of the whole comes last."""
     try:
         return compose(match, orders)
     except IllegalOrderError as first:
@@ -631,34 +637,60 @@ def compose_all(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage,
             raise
         numbered = list(enumerate(listed))
         found: list[str] = []
+        whole: list[str] = []
+        seals = True
         error: IllegalOrderError | None = first
+        later = ""
         while error is not None and len(found) < MAX_REPORTED:
+            if error.whole:
+                if found:  # orders were set aside: the whole now checked is not the one written
+                    later = " (the orders as a whole are checked once {} fixed)"
+                    error = None
+                    break
+                if str(error) not in whole:
+                    whole.append(str(error))
+                if not seals:
+                    error = None
+                    break  # the game's check of the orders together: it comes after every order
+                seals = False  # past the sealed values' check: are there mistakes in the orders?
+                error = _refusal(match, {**orders, "order": [o for _, o in numbered]}, seals)
+                continue
             culprit = _culprit(match, orders, numbered, str(error))
             if culprit is None:
-                if not found:
+                if not found and not whole:
                     raise
                 found.append(str(error))
+                error = None
                 break
             number, order = numbered.pop(culprit)
             found.append(f"order {number + 1} ({_order_words(order)}): {error}")
-            try:
-                compose(match, {**orders, "order": [o for _, o in numbered]})
-                error = None
-            except IllegalOrderError as err:
-                error = err
-        more = " (and maybe more: fix these first)" if error is not None and len(found) >= MAX_REPORTED else ""
-        combined = IllegalOrderError(found[0] if len(found) == 1 else
+            error = _refusal(match, {**orders, "order": [o for _, o in numbered]}, seals)
+        found = whole + found
+        if len(found) == 1 and whole:
+            raise first
+        more = (" (and maybe more: fix these first)" if error is not None and len(found) >= MAX_REPORTED
+                else later.format("this is" if len(found) == 1 else "these are"))
+        combined = IllegalOrderError(found[0] + more if len(found) == 1 else
                                      f"{len(found)} orders break the rules, each tried without the others that do{more}:\n"
                                      + "\n".join(f"  {line}" for line in found))
         combined.rule = first.rule  # each line cites its own
         raise combined from first
 
 
+def _refusal(match: Match, orders: Mapping[str, Any], seals: bool) -> IllegalOrderError | None:
+    """Why :func:`compose` refuses ``orders`` (None: it does not)."""
+    try:
+        compose(match, orders, check_seals=seals)
+    except IllegalOrderError as err:
+        return err
+    return None
+
+
 def _culprit(match: Match, orders: Mapping[str, Any], numbered: list[tuple[int, Any]], why: str) -> int | None:
     """The place in ``numbered`` of the first order whose prefix is refused with ``why``."""
     for k in range(1, len(numbered) + 1):
         try:
-            compose(match, {**orders, "order": [o for _, o in numbered[:k]]})
+            compose(match, {**orders, "order": [o for _, o in numbered[:k]]}, check_seals=False)
         except IllegalOrderError as err:
             if str(err) == why:
                 return k - 1
@@ -676,9 +708,10 @@ def _order_words(order: Any) -> str:
     return text if len(text) <= 48 else text[:45] + "..."
 
 
-def compose(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Replay]:
+def compose(match: Match, orders: Mapping[str, Any], *, check_seals: bool = True) -> tuple[SignedMessage, Replay]:
     """The player's next message for ``orders``, signed, tried on the game and
-    verified; nothing is written."""
+    verified; nothing is written.  (``check_seals=False``: without the game's
+    check of the sealed values, for :func:`compose_all` trying a part of the orders.)"""
     player, transcript, game = match.player, match.transcript, match.game
     seq = len(transcript)
     closing = match.replay.over
@@ -703,10 +736,12 @@ def compose(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Rep
         store[slot] = text
         salt = sealed.salt_for(player.secret, slot)
         body["commitments"][slot] = sealed.commitment(transcript.game, body["author"], slot, salt, text).hex()
-    if isinstance(game, contract.SealChecks) and parsed.seals:
+    if check_seals and isinstance(game, contract.SealChecks) and parsed.seals:
         problems = game.check_seals(match.replay.state, player.side, store)
         if problems:
-            raise IllegalOrderError("; ".join(problems))  # each problem cites its rule (4.1, 14.2, 8.5.2)
+            refused = IllegalOrderError("; ".join(problems))  # each problem cites its rule (4.1, 14.2, 8.5.2)
+            refused.whole = True  # about the sealed values together, not one order
+            raise refused
     # Reveals owed now, or demanded by these very orders (a concealed unit
     # moving into a ZOC...), go into this message: apply, add, re-apply.
     owed = [a.slot for a in game.awaiting(match.replay.state) if isinstance(a, RevealDue) and a.side == player.side]
