@@ -320,12 +320,16 @@ def store_with(store: Mapping[str, str], seals: Mapping[str, str]) -> dict[str, 
     return {**store, **seals}
 
 
-def _state_before_check(game: Any, match: "Match", trial: Transcript, seq: int) -> Any:
-    """The state after a message's actions, without the owed-reveal check."""
+def _state_before_check(game: Any, match: "Match", trial: Transcript, seq: int) -> tuple[Any, IllegalOrderError | None]:
+    """The state after a message's actions, without the owed-reveal check;
+    if an action is refused, the state before it and the refusal."""
     state = match.replay.state
     for action in actions_for(trial, seq):
-        state, _ = game.apply(state, action)
-    return state
+        try:
+            state, _ = game.apply(state, action)
+        except IllegalOrderError as err:
+            return state, err
+    return state, None
 
 
 def new_game(
@@ -758,12 +762,16 @@ def compose(match: Match, orders: Mapping[str, Any], *, check_seals: bool = True
             body["sealed"] = base64.b64encode(blob).decode("ascii")
         draft = _signed_within_limits(transcript, player, body)
         trial = transcript.extended(draft)
-        after = _state_before_check(game, match, trial, seq)
+        after, refused = _state_before_check(game, match, trial, seq)
+        # owed where the orders stopped, too: an order the rules refuse until a reveal its predecessors
+        # demanded is made (7.2, 8.0: a concealed unit moved into an EZOC, then attacking) passes with it
         demanded = [
             a.slot for a in game.awaiting(after)
             if isinstance(a, RevealDue) and a.side == player.side and a.slot not in reveals
         ]
         if not demanded:
+            if refused is not None:
+                raise refused
             break
         reveals += demanded
     state, _ = apply_message(game, match.replay.state, actions_for(trial, seq), seq, player.side)

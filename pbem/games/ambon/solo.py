@@ -158,7 +158,8 @@ def prompt_orders(match: session.Match, ask: Callable[[str], str], say: Callable
             after = state
             for i, order in enumerate(game.parse_orders(trial, side).public):
                 after, new = game.apply(after, Ordered(side, seq, i, order))
-                events = new
+                after, made = own_reveals(game, after, side, seq, match.player.store)
+                events = new + made
         except PbemError as err:
             say(f"not accepted: {err}")
             continue
@@ -171,6 +172,21 @@ def prompt_orders(match: session.Match, ask: Callable[[str], str], say: Callable
     if ask("send this message? [Y/n] ").strip().lower() in ("n", "no"):
         return None
     return doc
+
+
+def own_reveals(game: Any, state: Any, side: str, seq: int, store: Any) -> tuple[Any, list[Any]]:
+    """The reveals the rules now demand of ``side`` made from its sealed
+    values, as its client makes them in the message (7.2, 8.0: a concealed
+    unit moved into an EZOC), so that the orders after it are checked as
+    ``pbem play`` will apply them."""
+    from pbem.engine.machine import Opened, RevealDue
+
+    events: list[Any] = []
+    for due in game.awaiting(state):
+        if isinstance(due, RevealDue) and due.side == side and due.slot in store:
+            state, more = game.apply(state, Opened(side, due.slot, store[due.slot], seq))
+            events += more
+    return state, events
 
 
 @dataclass
@@ -303,7 +319,8 @@ class Solo:
                 else:
                     trial["order"].append(parsed)
                 checked = self._house_orders(trial, None) if side == "allied" else trial
-                self._check(game, state, seq, side, checked)
+                store = self.house_identities(match.transcript.game) if side == "allied" and match else {}
+                self._check(game, state, seq, side, checked, store)
             except PbemError as err:
                 self.say(f"not accepted: {err}")
                 continue
@@ -317,10 +334,12 @@ class Solo:
         return describe_awaited(awaited)
 
     @staticmethod
-    def _check(game: Any, state: Any, seq: int, side: str, orders: dict[str, Any]) -> None:
-        """Try the orders on the position (nothing is written)."""
+    def _check(game: Any, state: Any, seq: int, side: str, orders: dict[str, Any], store: Any = None) -> None:
+        """Try the orders on the position (nothing is written), the reveals
+        they demand made from ``store`` as the house's client will."""
         from pbem.engine.machine import Ordered
 
         parsed = game.parse_orders(orders, side)
         for i, order in enumerate(parsed.public):
             state, _ = game.apply(state, Ordered(side, seq, i, order))
+            state, _ = own_reveals(game, state, side, seq, store or {})
