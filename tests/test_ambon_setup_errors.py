@@ -18,12 +18,10 @@ SPELLED_OUT = (Path(__file__).parent.parent / "examples" / "ambon" / "1-allied-s
 def moved(text: str, **where: str) -> str:
     """The spelled-out historical Allied setup with ``unit_or_piece = hex`` changed."""
     for unit, hexlabel in where.items():
-        unit = unit.replace("_", "-").replace("-dot-", ".")
-        for verb in ("place", "conceal"):
-            for line in [f'{verb} = "{unit}"\nhex = "']:
-                if line in text:
-                    start = text.index(line) + len(line)
-                    text = text[:start] + hexlabel + text[start + 4:]
+        unit = unit.replace("_dot_", ".").replace("_", "-")  # NEI_2_dot_A -> NEI-2.A
+        line = next(f'{verb} = "{unit}"\nhex = "' for verb in ("place", "conceal") if f'{verb} = "{unit}"' in text)
+        start = text.index(line) + len(line)
+        text = text[:start] + hexlabel + text[start + 4:]
     return text
 
 
@@ -85,7 +83,7 @@ def test_4_1_wrong_counts_and_a_misplaced_unit_are_both_reported(players, propos
     r = join_with(b, proposal, tmp_path, text)
     assert r.exit_code == 1
     assert error_of(r.output) == (
-        "Error: 2 orders break the rules, each tried without the others that do:\n"
+        "Error: 2 mistakes in these orders:\n"
         "  4.1: M1-M8 must be exactly 5 real and 3 dummy mines, are {'real': 6, 'dummy': 2}\n"
         "  4.1: Eri (1114): AUS A Company and 1 NEI company: AUS-A is in 1115")
 
@@ -125,3 +123,16 @@ def test_4_2_a_japanese_setup_mistake_is_not_blamed_on_the_landing_orders(player
     assert r.exit_code == 1
     assert error_of(r.output) == ("Error: 4.2: all Kure 1 Special units must be in one First Wave box, "
                                   "not fw-laha, fw-liang")
+
+
+def test_4_1_wrong_counts_and_an_order_refused_on_its_own_are_both_reported(players, proposal, tmp_path):
+    _, b = players
+    text = moved(SPELLED_OUT, X8="1314").replace('mine = "M8"\nbox = "mine-3"\nis = "dummy"',
+                                                 'mine = "M8"\nbox = "mine-3"\nis = "real"')
+    r = join_with(b, proposal, tmp_path, text)
+    assert r.exit_code == 1
+    assert error_of(r.output) == (
+        "Error: 2 mistakes in these orders (the orders as a whole are checked once these are fixed):\n"
+        "  4.1: M1-M8 must be exactly 5 real and 3 dummy mines, are {'real': 6, 'dummy': 2}\n"
+        '  order 27 (conceal = "X8"): 4.1: concealed piece X8 must be placed on a coastal hex, not 1314')
+    assert not b.game.exists()

@@ -674,9 +674,12 @@ def compose_all(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage,
             raise first
         more = (" (and maybe more: fix these first)" if error is not None and len(found) >= MAX_REPORTED
                 else later.format("this is" if len(found) == 1 else "these are"))
+        named = len(found) - len(whole)  # the lines that name an order
+        head = (f"{len(found)} orders break the rules, each tried without the others that do" if not whole else
+                f"{len(found)} mistakes in these orders" + (", each order named tried without the others named"
+                                                            if named > 1 else ""))
         combined = IllegalOrderError(found[0] + more if len(found) == 1 else
-                                     f"{len(found)} orders break the rules, each tried without the others that do{more}:\n"
-                                     + "\n".join(f"  {line}" for line in found))
+                                     f"{head}{more}:\n" + "\n".join(f"  {line}" for line in found))
         combined.rule = first.rule  # each line cites its own
         raise combined from first
 
