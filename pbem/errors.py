@@ -43,9 +43,14 @@ class NotAPlayerError(UsageError):
 
 
 class IllegalOrderError(PbemError):
-    """An order breaks a rule of the game; the message cites the rule (exit 1)."""
+    """An order breaks a rule of the game; the message cites the rule (exit 1).
+
+    ``whole``: the orders break the rule together, not one of them (a setup
+    that is not as the rules require once it is complete): no single order
+    is blamed for it."""
 
     exit_code = 1
+    whole = False
 
 
 class VerificationError(PbemError):

@@ -948,7 +948,9 @@ def check_phase_events(ref: ActionReplay, events: list[tuple[int, Event]], state
                        f"5.0 wants {expected[first] if first < len(expected) else 'the end'}")
         return True
     now = (turn_of(state), phase_of(state))
-    if phase_of(state) in TURN_PHASES and (not got or got[-1] != now):
+    # 3.2: while the surrender decision "at the start of turn 8" is open, the turn has begun, its Landing Phase not yet
+    deciding = bool(state.surrender_offered) and phase_of(state) == LANDING
+    if phase_of(state) in TURN_PHASES and not deciding and (not got or got[-1] != now):
         ref.bad("5.0", f"the game is in turn {now[0]} {now[1]}, and the last phase opened by an event is "
                        f"{got[-1] if got else 'none'}")
     for k, (i, d) in enumerate(opens[:-1]):

@@ -15,6 +15,7 @@ from typing import Callable
 
 import pytest
 
+from ambon_example import HISTORICAL_ALLIED, IDENTITIES, MINES
 from pbem.engine import referee
 from pbem.engine.machine import DiceDue, DiceRolled, MessageEnd, Opened, Ordered, RevealDue, Sealed, replace
 from pbem.errors import DataError, IllegalOrderError, InputError
@@ -25,7 +26,7 @@ from pbem.games.ambon.game import AmbonGame
 from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE, Landing, LandingStage
 
 Edit = Callable[[str], str]
-SECRET = {**GAME.data.scenario["secret"]["concealed"], **GAME.data.scenario["secret"]["mines"]}
+SECRET = {**IDENTITIES, **MINES}  # the scenario file's example (tests/ambon_example.py)
 
 
 # --------------------------------------------------------------------------- building printed data
@@ -138,9 +139,10 @@ def test_3_0_a_nine_turn_track_ends_the_game_after_turn_9(tmp_path):
 
 def bot_game(game: AmbonGame, seed: int = 1):
     """A whole game, both sides by the bot, dice from a seeded generator and
-    reveals from the scenario's example secret: (final state, every event)."""
+    reveals from what each side sealed: (final state, every event)."""
     rng, bot, log = random.Random(seed), AmbonBot(game), []
-    secret = {**game.data.scenario["secret"]["concealed"], **game.data.scenario["secret"]["mines"]}
+    bot.setup_rng = random.Random(seed)  # the bot's own draw of the 4.1 identities, repeatable here
+    secret: dict[str, str] = {}
     state, side, seq = game.initial_state({}), ALLIED, 0
 
     def settle(state):
@@ -160,6 +162,7 @@ def bot_game(game: AmbonGame, seed: int = 1):
     while not game.is_over(state) and seq < 200:
         seq += 1
         parsed = game.parse_orders(bot.orders(state, side, seq), side)
+        secret.update(parsed.seals)
         for slot in parsed.seals:
             state, _ = game.apply(state, Sealed(side, slot, seq))
         for i, public in enumerate(parsed.public):
@@ -278,13 +281,14 @@ def test_4_1_the_mine_counts_are_the_datas(tmp_path):
 
 def test_4_1_concealed_pieces_a_coastal_hex_is_the_datas(tmp_path):
     game = game_with(tmp_path, charts_toml=[sub("^concealed_per_coastal_hex = 3", "concealed_per_coastal_hex = 1")])
-    parsed = game.parse_orders({"order": [{"setup": "historical"}]}, ALLIED)
+    parsed = game.parse_orders({"order": [HISTORICAL_ALLIED]}, ALLIED)
     state = game.initial_state({})
     for i, public in enumerate(parsed.public):
         state, _ = game.apply(state, Ordered(ALLIED, 1, i, public))
-    with pytest.raises(IllegalOrderError, match="4.1: 2106 holds 2 dummies, detachments and remaining NEI "
-                                                "companies; at most 1"):
-        setup.check_allied_setup(game.data, state)
+    with pytest.raises(IllegalOrderError, match="4.1: the Allied setup breaks 3 requirements:\n"
+                                                "  2106 holds 2 dummies, detachments and remaining NEI companies; at most 1\n"
+                                                "  0713 holds 2 dummies, detachments and remaining NEI companies; at most 1\n"):
+        setup.check_allied_setup(game.data, state)  # (and the identities, not sealed here)
 
 
 def test_11_3_who_dies_to_one_hit_is_the_counters_one_hit(tmp_path):

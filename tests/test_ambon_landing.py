@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from ambon_example import HISTORICAL_ALLIED
 from pbem.engine import referee
 from pbem.engine.machine import DecisionDue, DiceRolled, MessageEnd, Opened, Ordered, Sealed, replace
 from pbem.errors import IllegalOrderError
@@ -111,7 +112,7 @@ def setup_14_2(note="1:hitu-lama 2:laha"):
     """Historical Allied setup; the Japanese First Wave at Liang and Laha, the
     1st and 2nd Battalions off-map under the sealed 14.2 note."""
     state = GAME.initial_state({"rules": ["14.2"]})
-    parsed = GAME.parse_orders({"order": [{"setup": "historical"}]}, ALLIED)
+    parsed = GAME.parse_orders({"order": [HISTORICAL_ALLIED]}, ALLIED)
     for slot in parsed.seals:
         state, _ = GAME.apply(state, Sealed(ALLIED, slot, 1))
     for i, order in enumerate(parsed.public):

@@ -239,12 +239,14 @@ def test_the_vp_recount_agrees_with_the_arithmetic_of_3_0():
 
 def test_the_bot_without_a_policy_plays_as_before():
     """The choice policy is optional: without one the orders (the demo's, the
-    templates' examples) do not depend on any random generator."""
+    templates' examples) do not depend on any random generator -- but for the
+    4.1 identities, which the bot draws itself (4.1: never the data's example)."""
     state = GAME.initial_state({})
     plain = AmbonBot(GAME).orders(state, ALLIED, 1)
-    assert plain == {"order": [{"setup": "historical"}],
-                     "standing": {"hq-support": "always", "surrender": "never", "retreat": "retreat",
-                                  "losses": "protect-hq", "retreat-to": "toward-friends"}}
+    (order,) = plain["order"]  # 4.1: the identities are the bot's own draw, never the data's example
+    assert order["setup"] == "historical" and set(order) == {"setup", "identities", "mines"}
+    assert plain["standing"] == {"hq-support": "always", "surrender": "never", "retreat": "retreat",
+                                 "losses": "protect-hq", "retreat-to": "toward-friends"}
     chosen = AmbonBot(GAME, random.Random(1)).orders(state, ALLIED, 1)
     assert chosen != plain and all("setup" not in o for o in chosen["order"])
 

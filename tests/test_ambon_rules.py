@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from ambon_example import HISTORICAL_ALLIED, IDENTITIES, MINES
 from pbem.engine import referee
 from pbem.engine.machine import MessageEnd, Opened, Ordered, RevealDue, Sealed, replace
 from pbem.errors import IllegalOrderError, InputError
@@ -13,7 +14,7 @@ from pbem.games.ambon import GAME, movement, setup
 from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE, REMOVED
 
 M = GAME.map
-SECRET = {**GAME.data.scenario["secret"]["concealed"], **GAME.data.scenario["secret"]["mines"]}
+SECRET = {**IDENTITIES, **MINES}  # the scenario file's example (tests/ambon_example.py)
 
 
 def position(**doc):
@@ -322,7 +323,7 @@ def historical_turn_1():
     """Setup as in 15.0; the Allied example secret (dummies at Liang,
     detachments and 2 real + 1 dummy mines at Laha)."""
     state = GAME.initial_state({})
-    for seq, side, orders in ((1, ALLIED, [{"setup": "historical"}]), (2, JAPANESE, [{"setup": "historical"}])):
+    for seq, side, orders in ((1, ALLIED, [HISTORICAL_ALLIED]), (2, JAPANESE, [{"setup": "historical"}])):
         parsed = GAME.parse_orders({"order": orders}, side)
         for slot in parsed.seals:
             state, _ = GAME.apply(state, Sealed(side, slot, seq))
@@ -365,7 +366,7 @@ def test_15_0_landings_liang_and_laha():
 
 def allied_setup(state=None, changes=None, seals=None):
     state = state or GAME.initial_state({})
-    parsed = GAME.parse_orders({"order": [{"setup": "historical"}]}, ALLIED)
+    parsed = GAME.parse_orders({"order": [HISTORICAL_ALLIED]}, ALLIED)
     for slot in seals if seals is not None else parsed.seals:
         state, _ = GAME.apply(state, Sealed(ALLIED, slot, 1))
     for i, order in enumerate(parsed.public):

@@ -197,7 +197,8 @@ def test_joining_ambon_without_a_setup_says_how_and_the_proposal_gives_the_templ
     assert r.exit_code == 0, r.output
     text = template.read_text()
     assert "your setup (4.1)" in text and f"pbem join {proposal} --dir NEW_GAME_DIR --orders {template}" in text  # issue 17
-    template.write_text(text.replace('# [[order]]\n# setup = "historical"', '[[order]]\nsetup = "historical"', 1))
+    template.write_text(text.replace('# [[order]]\n# setup = "historical"\n# shuffle = true',
+                                     '[[order]]\nsetup = "historical"\nshuffle = true', 1))
     r = b.run("join", proposal, "--dir", b.game, "--orders", template)
     assert r.exit_code == 0, r.output
 

@@ -350,8 +350,12 @@ def test_ambon_the_template_lists_every_order_kind_and_each_form_parses():
 def _parses(game, doc, side) -> bool:
     from pbem.errors import PbemError
 
+    import random
+
+    from pbem.engine import contract
+
     try:
-        game.parse_orders(doc, side)
+        game.parse_orders(contract.drawn(game, doc, side, random.Random()), side)  # drawn first, as pbem play does
         return True
     except PbemError:
         return False

@@ -32,6 +32,14 @@ def test_solo_ambon_plays_setup_and_the_landings_then_resumes(players, tmp_path)
     view = json.loads(me.run("show", where / "game" / "mine", "--json").output)["view"]
     hidden = [u for u in view["units"] if u.get("type") == "concealed"]
     assert hidden and all("identity" not in u for u in hidden)
+    # 4.1: the house sealed its own draw (keyed by its per-game secret), never the scenario file's example
+    from pbem.games.ambon.solo import Solo
+    from pbem.match import session
+
+    solo = Solo(where, None, ask=input, say=print, show=print)
+    house = session.load(where / "game" / "house", solo.house)
+    drawn = solo.house_identities(house.transcript.game)
+    assert {slot: house.player.store[slot] for slot in drawn} == drawn
     # resume: the same command carries on from the files
     r = me.run("solo", "ambon", "--dir", where, input="\nquit\n")
     assert r.exit_code == 0, r.output

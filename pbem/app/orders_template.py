@@ -197,7 +197,7 @@ def _checked_examples(session: Any, match: Any, body: Sections) -> list[list[dic
         for example in section.examples:
             group = list(example) if isinstance(example, list) else [example]
             try:
-                session.compose(match, {"order": orders + group})
+                session.compose(match, session.drawn(match, {"order": orders + group}))  # as pbem play tries it
             except PbemError:
                 continue
             orders += group
@@ -209,7 +209,8 @@ def _standing_ok(session: Any, match: Any, kept: list[list[dict[str, Any]]], bod
     if not body.standing:
         return False
     try:
-        session.compose(match, {"order": [o for group in kept for o in group], "standing": dict(body.standing)})
+        session.compose(match, session.drawn(match, {"order": [o for group in kept for o in group],
+                                                     "standing": dict(body.standing)}))
     except PbemError:
         return False
     return True

@@ -506,12 +506,16 @@ def play(directory: str, orders_path: str | None, as_json: bool, dry_run: bool, 
         out.print("and then: ", end="")
         render.print_turn(out, tried.match)
         if dry_run:
+            if tried.orders != orders:
+                click.echo("What these orders leave to chance (shuffle = true) was drawn for this dry run only: "
+                           "pbem play draws it afresh.")
             click.echo(f"Without --dry-run this is written as {tried.path}.")
             return
         if not click.confirm(f"Write {tried.path.name}?", default=True):
             from pbem.errors import UsageError
 
             raise UsageError("stopped: no message written")
+        orders = tried.orders  # what was shown, its draws (e.g. shuffle = true) made once, is what is written
     result = session.play(directory, identity, orders)
     if as_json:
         seq = session_seq(result.path)

@@ -109,6 +109,22 @@ class SealChecks(Protocol):
 
 
 @runtime_checkable
+class Draws(Protocol):
+    """Orders that leave a choice to the player's own randomness (Ambon's
+    ``shuffle = true`` for the 4.1 identities).  The owner's client draws
+    it once, with ``rng`` (the operating system's randomness), before the
+    message is composed, shown or written; the message seals what was drawn,
+    so the player is shown exactly what is sent.  Pure given ``rng``."""
+
+    def draw_orders(self, document: Mapping[str, Any], side: str, rng: Any) -> Mapping[str, Any]: ...
+
+
+def drawn(game: Any, document: Mapping[str, Any], side: str, rng: Any) -> Mapping[str, Any]:
+    """``document`` with ``game``'s :class:`Draws` made (as it is for a game without them)."""
+    return game.draw_orders(document, side, rng) if isinstance(game, Draws) else document
+
+
+@runtime_checkable
 class Audit(Protocol):
     """After the game: the hidden facts of both sides checked against the rules (``verify --audit``)."""
 

@@ -202,6 +202,9 @@ def replace(obj: Any, **changes: Any) -> Any:
     return dataclasses.replace(obj, **changes)
 
 
-def illegal(rule: str, message: str) -> IllegalOrderError:
-    """An :class:`IllegalOrderError` citing ``rule``."""
-    return IllegalOrderError(message, rule=rule)
+def illegal(rule: str, message: str, *, whole: bool = False) -> IllegalOrderError:
+    """An :class:`IllegalOrderError` citing ``rule`` (``whole``: the orders
+    together break it, not one of them, e.g. a finished setup's check)."""
+    err = IllegalOrderError(message, rule=rule)
+    err.whole = whole
+    return err

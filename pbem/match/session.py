@@ -9,6 +9,7 @@ atomically.  Nothing is written when anything fails.
 from __future__ import annotations
 
 import base64
+import random
 import secrets as _random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -319,12 +320,16 @@ def store_with(store: Mapping[str, str], seals: Mapping[str, str]) -> dict[str, 
     return {**store, **seals}
 
 
-def _state_before_check(game: Any, match: "Match", trial: Transcript, seq: int) -> Any:
-    """The state after a message's actions, without the owed-reveal check."""
+def _state_before_check(game: Any, match: "Match", trial: Transcript, seq: int) -> tuple[Any, IllegalOrderError | None]:
+    """The state after a message's actions, without the owed-reveal check;
+    if an action is refused, the state before it and the refusal."""
     state = match.replay.state
     for action in actions_for(trial, seq):
-        state, _ = game.apply(state, action)
-    return state
+        try:
+            state, _ = game.apply(state, action)
+        except IllegalOrderError as err:
+            return state, err
+    return state, None
 
 
 def new_game(
@@ -408,7 +413,7 @@ def join_game(
     if trust is not None:
         trust(transcript.keys[transcript.messages[0].side], transcript)
     match = Match(gamedir, transcript, game, player, replay(game, transcript))
-    draft, result = compose_all(match, orders or {})
+    draft, result = compose_all(match, drawn(match, orders or {}))
     summary = summary_of(result, 1)
     first = message_summary(game, transcript, 0)
     with gamedir.lock():
@@ -552,13 +557,21 @@ class PlayResult:
     match: Match
 
 
+def drawn(match: Match, orders: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``orders`` with the choices they leave to the player's own randomness
+    drawn, once, from the operating system's (:class:`contract.Draws`, e.g.
+    Ambon's ``shuffle = true``): every later step seals what was drawn."""
+    return contract.drawn(match.game, orders, match.player.side, random.SystemRandom())
+
+
 def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> PlayResult:
-    """Apply my orders and write the next message."""
+    """Apply my orders and write the next message.  (Orders whose draws
+    :func:`preview` made are played as drawn: pass ``Preview.orders``.)"""
     gamedir = GameDirectory(directory)
     gamedir.require_any()
     with gamedir.lock():
         match = load(gamedir.path, identity, keep=False)
-        draft, result = compose_all(match, orders)
+        draft, result = compose_all(match, drawn(match, orders))
         seq = len(match.transcript)
         events = events_of(result, seq)
         summary = message_summary(match.game, result.transcript, seq, events)
@@ -573,12 +586,15 @@ class Preview:
     """What ``pbem play --dry-run`` shows: the message that would be
     written (``path``, not written), what it does (``events``), the game as
     it would stand (``match``: whose turn, the dice it leaves awaited), and
-    the texts it would seal (slot -> text, only the author's to see)."""
+    the texts it would seal (slot -> text, only the author's to see).
+    ``orders``: the orders tried, their draws made (:func:`drawn`), which
+    :func:`play` writes as shown."""
 
     path: Path
     events: list[Any]
     match: Match
     seals: dict[str, str]
+    orders: Mapping[str, Any] = field(default_factory=dict)
 
 
 def preview(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Preview:
@@ -590,12 +606,13 @@ def preview(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> 
     gamedir = GameDirectory(directory)
     gamedir.require_any()
     match = load(gamedir.path, identity, keep=False)
+    orders = drawn(match, orders)
     draft, result = compose_all(match, orders)
     seq = len(match.transcript)
     events = [e for _, e in newest(result.events, lambda item: item[0] == seq)]
     tried = Match(gamedir, result.transcript, match.game, match.player, result, match.covered)
     seals = dict(match.game.parse_orders(orders, match.player.side).seals)
-    return Preview(gamedir.path / message_name(seq, match.player.side), events, tried, seals)
+    return Preview(gamedir.path / message_name(seq, match.player.side), events, tried, seals, orders)
 
 
 MAX_REPORTED = 10  # rule errors reported at once by compose_all
@@ -608,8 +625,14 @@ def compose_all(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage,
     When the orders are refused, the first order whose prefix is refused
     for the same reason is the culprit; it is set aside and the others are
     tried again, until they pass or :data:`MAX_REPORTED` are found.  A
-    refusal no single order explains (a reveal owed, a decision left open
-    at the end of the message) is reported as it is."""
+    prefix is tried without the check of the sealed values (a prefix seals
+    only some of them).  A refusal no single order explains (a reveal
+    owed, a decision left open at the end of the message) is reported as it
+    is, and so is one about the orders together (the error's ``whole``: the
+    sealed values' check, a finished setup's): no order is blamed for it,
+    so one misplaced unit is one mistake, not a mistake in every order
+    after it (issue 26).  The orders' own mistakes past the sealed values'
+    check are still looked for; the game's check of the whole comes last."""
     try:
         return compose(match, orders)
     except IllegalOrderError as first:
@@ -618,34 +641,63 @@ def compose_all(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage,
             raise
         numbered = list(enumerate(listed))
         found: list[str] = []
+        whole: list[str] = []
+        seals = True
         error: IllegalOrderError | None = first
+        later = ""
         while error is not None and len(found) < MAX_REPORTED:
+            if error.whole:
+                if found:  # orders were set aside: the whole now checked is not the one written
+                    later = " (the orders as a whole are checked once {} fixed)"
+                    error = None
+                    break
+                if str(error) not in whole:
+                    whole.append(str(error))
+                if not seals:
+                    error = None
+                    break  # the game's check of the orders together: it comes after every order
+                seals = False  # past the sealed values' check: are there mistakes in the orders?
+                error = _refusal(match, {**orders, "order": [o for _, o in numbered]}, seals)
+                continue
             culprit = _culprit(match, orders, numbered, str(error))
             if culprit is None:
-                if not found:
+                if not found and not whole:
                     raise
                 found.append(str(error))
+                error = None
                 break
             number, order = numbered.pop(culprit)
             found.append(f"order {number + 1} ({_order_words(order)}): {error}")
-            try:
-                compose(match, {**orders, "order": [o for _, o in numbered]})
-                error = None
-            except IllegalOrderError as err:
-                error = err
-        more = " (and maybe more: fix these first)" if error is not None and len(found) >= MAX_REPORTED else ""
-        combined = IllegalOrderError(found[0] if len(found) == 1 else
-                                     f"{len(found)} orders break the rules, each tried without the others that do{more}:\n"
-                                     + "\n".join(f"  {line}" for line in found))
+            error = _refusal(match, {**orders, "order": [o for _, o in numbered]}, seals)
+        found = whole + found
+        if len(found) == 1 and whole:
+            raise first
+        more = (" (and maybe more: fix these first)" if error is not None and len(found) >= MAX_REPORTED
+                else later.format("this is" if len(found) == 1 else "these are"))
+        named = len(found) - len(whole)  # the lines that name an order
+        head = (f"{len(found)} orders break the rules, each tried without the others that do" if not whole else
+                f"{len(found)} mistakes in these orders" + (", each order named tried without the others named"
+                                                            if named > 1 else ""))
+        combined = IllegalOrderError(found[0] + more if len(found) == 1 else
+                                     f"{head}{more}:\n" + "\n".join(f"  {line}" for line in found))
         combined.rule = first.rule  # each line cites its own
         raise combined from first
+
+
+def _refusal(match: Match, orders: Mapping[str, Any], seals: bool) -> IllegalOrderError | None:
+    """Why :func:`compose` refuses ``orders`` (None: it does not)."""
+    try:
+        compose(match, orders, check_seals=seals)
+    except IllegalOrderError as err:
+        return err
+    return None
 
 
 def _culprit(match: Match, orders: Mapping[str, Any], numbered: list[tuple[int, Any]], why: str) -> int | None:
     """The place in ``numbered`` of the first order whose prefix is refused with ``why``."""
     for k in range(1, len(numbered) + 1):
         try:
-            compose(match, {**orders, "order": [o for _, o in numbered[:k]]})
+            compose(match, {**orders, "order": [o for _, o in numbered[:k]]}, check_seals=False)
         except IllegalOrderError as err:
             if str(err) == why:
                 return k - 1
@@ -663,9 +715,10 @@ def _order_words(order: Any) -> str:
     return text if len(text) <= 48 else text[:45] + "..."
 
 
-def compose(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Replay]:
+def compose(match: Match, orders: Mapping[str, Any], *, check_seals: bool = True) -> tuple[SignedMessage, Replay]:
     """The player's next message for ``orders``, signed, tried on the game and
-    verified; nothing is written."""
+    verified; nothing is written.  (``check_seals=False``: without the game's
+    check of the sealed values, for :func:`compose_all` trying a part of the orders.)"""
     player, transcript, game = match.player, match.transcript, match.game
     seq = len(transcript)
     closing = match.replay.over
@@ -690,10 +743,12 @@ def compose(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Rep
         store[slot] = text
         salt = sealed.salt_for(player.secret, slot)
         body["commitments"][slot] = sealed.commitment(transcript.game, body["author"], slot, salt, text).hex()
-    if isinstance(game, contract.SealChecks) and parsed.seals:
+    if check_seals and isinstance(game, contract.SealChecks) and parsed.seals:
         problems = game.check_seals(match.replay.state, player.side, store)
         if problems:
-            raise IllegalOrderError("; ".join(problems))  # each problem cites its rule (4.1, 14.2, 8.5.2)
+            refused = IllegalOrderError("; ".join(problems))  # each problem cites its rule (4.1, 14.2, 8.5.2)
+            refused.whole = True  # about the sealed values together, not one order
+            raise refused
     # Reveals owed now, or demanded by these very orders (a concealed unit
     # moving into a ZOC...), go into this message: apply, add, re-apply.
     owed = [a.slot for a in game.awaiting(match.replay.state) if isinstance(a, RevealDue) and a.side == player.side]
@@ -710,12 +765,16 @@ def compose(match: Match, orders: Mapping[str, Any]) -> tuple[SignedMessage, Rep
             body["sealed"] = base64.b64encode(blob).decode("ascii")
         draft = _signed_within_limits(transcript, player, body)
         trial = transcript.extended(draft)
-        after = _state_before_check(game, match, trial, seq)
+        after, refused = _state_before_check(game, match, trial, seq)
+        # owed where the orders stopped, too: an order the rules refuse until a reveal its predecessors
+        # demanded is made (7.2, 8.0: a concealed unit moved into an EZOC, then attacking) passes with it
         demanded = [
             a.slot for a in game.awaiting(after)
             if isinstance(a, RevealDue) and a.side == player.side and a.slot not in reveals
         ]
         if not demanded:
+            if refused is not None:
+                raise refused
             break
         reveals += demanded
     state, _ = apply_message(game, match.replay.state, actions_for(trial, seq), seq, player.side)

@@ -18,7 +18,7 @@ surrender, 11.4 advances), 14.1 defensive bombardments, moves and attacks
 left out or aimed elsewhere, attacks at other odds and with HQ support,
 voluntary reveals (13.1), and now and then an empty message.  Without one
 it plays exactly as before: its orders are the demo's and the templates'
-examples.
+examples, but for the Allied identities (4.1), which it always draws itself.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Any, Mapping
 from pbem.engine.machine import DecisionDue, Ordered, Sealed, replace
 from pbem.engine.paths import cheapest_path, reachable
 from pbem.errors import PbemError
-from pbem.games.ambon import bombardment, combat, movement
+from pbem.games.ambon import bombardment, combat, movement, orders
 from pbem.games.ambon.state import (
     A_BOMBARDMENT,
     A_COMBAT,
@@ -87,6 +87,7 @@ class AmbonBot:
         self.game = game
         self.data = game.data
         self.rng = rng
+        self.setup_rng = rng if rng is not None else random.Random()  # 4.1's identities: never the data's example
         self.standing = STANDING if standing is None else standing  # set in the setup (without rng)
 
     # ------------------------------------------------------------------ entry
@@ -107,7 +108,7 @@ class AmbonBot:
             # orders are tried in the position they will meet
             state = replace(state, standing=state.standing.updated(side, doc["standing"]))
         if state.phase == SETUP_ALLIED and side == ALLIED:
-            doc["order"] += [{"setup": "historical"}] if self.rng is None else self._random_allied_setup(state)
+            doc["order"] += [self._historical_allied_setup()] if self.rng is None else self._random_allied_setup(state)
             return doc
         if state.phase == SETUP_JAPANESE and side == JAPANESE:
             doc["order"] += [{"setup": "historical"}] if self.rng is None else self._random_japanese_setup(state)
@@ -137,6 +138,14 @@ class AmbonBot:
         if state.phase in (LANDING,) + mine:
             self._extend(state, side, seq, doc, self._attacks(state, side))
         return doc
+
+    def _historical_allied_setup(self) -> dict[str, Any]:
+        """4.1: the scenario's setup with the identities the bot draws itself
+        (its own ``random.Random``, seeded by the operating system: a demo's
+        concealed pieces and mines are as secret as a player's), spelled out
+        in the order as a player writes them (``identities``, ``mines``)."""
+        drawn = orders.draw(self.data, {"order": [{"setup": "historical", "shuffle": True}]}, ALLIED, self.setup_rng)
+        return drawn["order"][0]
 
     # ------------------------------------------------------------------ trying orders
 

@@ -255,8 +255,10 @@ class AmbonData:
         self.optional_rules = self._optional_rules(turns_src, self.turns)
         self.victory_bands = self._victory_bands(turns_src, self.turns)
         self.key_location_classes = self._key_location_classes(turns_src, self.turns)
-        scenario_src, self.scenario = self._read("scenario-historical.toml")
-        self._check_scenario(scenario_src, self.scenario)
+        scenario_src, scenario = self._read("scenario-historical.toml")
+        self._check_scenario(scenario_src, scenario)
+        # the position only: the file's example [secret] stays in the file (tests read it there), out of every game's reach
+        self.scenario = {key: value for key, value in scenario.items() if key != "secret"}
         self._specs: dict[tuple[str, bool], Spec] = {}
         self._reach: dict[Any, tuple[Any, ...]] = {}
         self.movement_costs: dict[str, tuple[Any, Any]] = {}  # side -> (enemy pieces, cost callback)
@@ -640,7 +642,7 @@ class AmbonData:
         every unit, hex, box and concealed slot it names exists."""
         gmap = self.map
         _top(src, doc, ("scenario", "allied", "japanese", "optional", "secret"),
-             ("scenario", "allied", "japanese", "secret"))
+             ("scenario", "allied", "japanese"))
         head = src.table(doc["scenario"], "scenario")
         src.keys(head, "scenario", ("name", "rules", "turns", "first_turn", "first", "optional_rules"),
                  ("turns", "first_turn", "first"))
@@ -721,7 +723,10 @@ class AmbonData:
             for uid, where in src.table(spec["placements"], f"{key}.placements").items():
                 unit(uid, "allied", f"{key}.placements.{uid}", rule)
                 land(where, f"{key}.placements.{uid}")
-        # the example secret: setup = "historical" seals one identity for each piece and marker it places
+        # [secret]: an example Allied secret, for tests only.  Checked if present, but never kept (see
+        # __init__): no game seals it; the Allied player gives or draws their own (4.1, orders.historical)
+        if "secret" not in doc:
+            return
         secret = src.table(doc["secret"], "secret")
         src.keys(secret, "secret", ("concealed", "mines"), ("concealed", "mines"))
         for table, slots, allowed in (("concealed", self.concealed_slots, ("dummy", "detachment")),

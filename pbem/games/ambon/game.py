@@ -89,6 +89,10 @@ class AmbonGame:
     def parse_orders(self, document: Mapping[str, Any], side: str) -> ParsedOrders:
         return orders.parse_orders(self.data, document, side)
 
+    def draw_orders(self, document: Mapping[str, Any], side: str, rng: Any) -> dict[str, Any]:
+        """4.1: ``setup = "historical"  shuffle = true`` drawn with the client's ``rng`` (:func:`orders.draw`)."""
+        return orders.draw(self.data, document, side, rng)
+
     # ------------------------------------------------------------------ the state machine
 
     def apply(self, state: AmbonState, action: Any) -> tuple[AmbonState, list[Event]]:

@@ -152,7 +152,7 @@ def _surrender(data: "AmbonData", state: AmbonState, side: str, answer: str) -> 
         raise illegal("3.2", "no surrender decision is open")
     state = replace(state, surrender_offered=False)
     if answer == "no":
-        return state, [Event("3.2", "the Allies fight on")]
+        return state, [Event("3.2", "the Allies fight on")] + phases.landing_begins(data, state)
     state = replace(state, surrendered=True)
     return phases.game_over(data, state, [Event("3.2", f"the Allies surrender at the start of turn {state.turn}; the game ends")])
 

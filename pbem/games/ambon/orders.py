@@ -25,7 +25,9 @@ ORDER_FORMS = (
     ('mine = "M1"  box = "mine-1"  is = "real"', "Allied setup, identity sealed", "4.1"),
     ('wave = "fw-laha"  units = ["3.A", "3.B"]', "Japanese setup", "4.2"),
     ('second_wave = "1:hitu-lama 2:laha"', "Japanese setup, the sealed note (battalion:lane ...)", "14.2"),
-    ('setup = "historical"', "either setup: the scenario file's", "4.1, 4.2"),
+    ('setup = "historical"', "Japanese setup: the scenario file's", "4.2"),
+    ('setup = "historical"  shuffle = true', "Allied setup: the scenario's, identities drawn by your pbem and sealed "
+     "(or given: identities = { X1 = \"dummy\", ... }  mines = { M1 = \"real\", ... })", "4.1"),
     ('land = "fw-laha"  /  postpone = "fw-liang"', "Japanese Landing Phase", "6.0"),
     ('move = "3.A: 1410 1509"', "your Movement Phase: the path", "7.0"),
     ('move = "3.A to 1509"  /  move = "3.A to Laha"', "your Movement Phase: the cheapest legal path", "7.0"),
@@ -45,7 +47,7 @@ VERBS = {  # verb: (required fields, optional fields)
     "mine": (("box", "is"), ()),
     "wave": (("units",), ()),
     "second_wave": ((), ()),
-    "setup": ((), ()),
+    "setup": ((), ("identities", "mines", "shuffle")),
     "land": ((), ()),
     "postpone": ((), ()),
     "move": ((), ()),
@@ -190,7 +192,7 @@ def _parse_order(data: "AmbonData", side: str, i: int, order: Any, public: list[
     elif verb == "setup":
         if value != "historical":
             raise InputError(f"{where}: the only setup shortcut is \"historical\"", field=verb)
-        more, more_seals = historical(data, side)
+        more, more_seals = historical(data, side, order, where)
         public += more
         seals.update(more_seals)
     elif verb in ("land", "postpone"):
@@ -279,27 +281,111 @@ def _slot_value(value: Any, allowed: tuple[str, ...], where: str) -> None:
     if value not in allowed:
         raise InputError(f"{where}: is = {value!r} must be one of {', '.join(allowed)}", field="is")
 
-def historical(data: "AmbonData", side: str) -> tuple[list[dict[str, Any]], dict[str, str]]:
-    """The scenario file's setup for ``side`` as explicit orders (and, for
-    the Allies, the example identities as seals)."""
+#: the tables of an Allied ``setup = "historical"`` order: (field, the slots' data attribute, identities)
+IDENTITY_TABLES = (("identities", "concealed_slots", ("dummy", "detachment")),
+                   ("mines", "mine_slots", ("real", "dummy")))
+
+
+def _counts(data: "AmbonData", field: str) -> dict[str, int]:
+    """4.1: how many of each identity a table holds (counters.toml, charts.toml)."""
+    return dict(data.identities) if field == "identities" else dict(data.mine_kinds)
+
+
+def _how_to_give(data: "AmbonData") -> str:
+    xs, ms = data.concealed_slots, data.mine_slots
+    return (f'add shuffle = true (your pbem draws them, from your own randomness) or give them: '
+            f'identities = {{ {xs[0]} = "dummy", ... }} for {setup.span(xs)} ({data.identities["dummy"]} dummies, '
+            f'{data.identities["detachment"]} detachments) and mines = {{ {ms[0]} = "real", ... }} for '
+            f'{setup.span(ms)} ({data.mine_kinds["real"]} real, {data.mine_kinds["dummy"]} dummy)')
+
+
+def historical(data: "AmbonData", side: str, order: Mapping[str, Any] | None = None,
+               where: str = "setup") -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The scenario file's setup for ``side`` as explicit orders.  For the
+    Allies (4.1) the file gives only where the concealed pieces and the
+    mine markers stand; what each one is comes from ``order``'s
+    ``identities`` and ``mines`` tables (sealed), which the player writes
+    or their client draws (``shuffle = true``, :func:`draw`)."""
+    order = order or {}
     scen = data.scenario
     public: list[dict[str, Any]] = []
     seals: dict[str, str] = {}
-    if side == ALLIED:
-        allied = scen["allied"]
-        for unit, hexlabel in allied["placements"].items():
-            public.append({"type": "place", "unit": unit, "hex": hexlabel})
-        for rule, table in scen.get("optional", {}).items():  # e.g. 14.4's two units, placed only with the rule
-            for unit, hexlabel in table.get("placements", {}).items():
-                public.append({"type": "place", "unit": unit, "hex": hexlabel, "option": rule})
-        secret = scen.get("secret", {})
-        for piece, hexlabel in allied["concealed"].items():
-            public.append({"type": "conceal", "piece": piece, "hex": hexlabel})
-            seals[piece] = secret["concealed"][piece]
-        for marker, box in allied["mines"].items():
-            public.append({"type": "mine", "marker": marker, "box": box})
-            seals[marker] = secret["mines"][marker]
-    else:
+    given = [k for k in ("identities", "mines", "shuffle") if k in order]
+    if side != ALLIED:
+        if given:
+            raise InputError(f"{where}: {given[0]} is the Allied setup's (4.1): the Japanese setup has no "
+                             f"hidden identities", field=given[0])
         for box, units in scen["japanese"]["boxes"].items():
             public.append({"type": "wave", "box": box, "units": list(units)})
+        return public, seals
+    if order.get("shuffle", False) is not False:
+        if order["shuffle"] is not True:
+            raise InputError(f"{where}: shuffle = {order['shuffle']!r} must be true (or left out)", field="shuffle")
+        raise InputError(f"{where}: shuffle = true is drawn by your pbem when it writes the message (pbem play, "
+                         f"pbem join); these orders reached the rules undrawn", field="shuffle")
+    tables = {}
+    for field, attr, allowed in IDENTITY_TABLES:
+        slots = getattr(data, attr)
+        if field not in order:
+            raise InputError(f'{where}: setup = "historical" places the concealed pieces and mine markers, but '
+                             f"which pieces are dummies and which mines are real is the Allied player's secret (4.1): "
+                             f"{_how_to_give(data)}", field=field)
+        table = order[field]
+        if not isinstance(table, Mapping):
+            raise InputError(f"{where}: {field} must be a table like {{ {slots[0]} = \"{allowed[0]}\", ... }}, "
+                             f"got {table!r}", field=field)
+        unknown = [k for k in table if k not in slots]
+        if unknown:
+            raise InputError(f"{where}: {field}.{unknown[0]}: not one of {setup.span(slots)} (4.1)",
+                             field=f"{field}.{unknown[0]}")
+        wrong = [k for k in slots if k in table and table[k] not in allowed]
+        if wrong:
+            raise InputError(f"{where}: {field}.{wrong[0]} = {table[wrong[0]]!r} must be {' or '.join(allowed)}",
+                             field=f"{field}.{wrong[0]}")
+        missing = [k for k in slots if k not in table]
+        if missing:
+            raise InputError(f"{where}: {field} must give every one of {setup.span(slots)} (4.1); "
+                             f"missing {', '.join(missing)}", field=f"{field}.{missing[0]}")
+        tables[field] = table
+    allied = scen["allied"]
+    for unit, hexlabel in allied["placements"].items():
+        public.append({"type": "place", "unit": unit, "hex": hexlabel})
+    for rule, spec in scen.get("optional", {}).items():  # e.g. 14.4's two units, placed only with the rule
+        for unit, hexlabel in spec.get("placements", {}).items():
+            public.append({"type": "place", "unit": unit, "hex": hexlabel, "option": rule})
+    for piece, hexlabel in allied["concealed"].items():
+        public.append({"type": "conceal", "piece": piece, "hex": hexlabel})
+        seals[piece] = tables["identities"][piece]
+    for marker, box in allied["mines"].items():
+        public.append({"type": "mine", "marker": marker, "box": box})
+        seals[marker] = tables["mines"][marker]
     return public, seals
+
+
+def drawn_identities(data: "AmbonData", field: str, rng: Any) -> dict[str, str]:
+    """One table of 4.1's identities drawn with ``rng`` (a ``random.Random``:
+    the client's own randomness): the data's counts, shuffled over the slots."""
+    attr, allowed = next((a, al) for f, a, al in IDENTITY_TABLES if f == field)
+    counts = _counts(data, field)
+    values = [kind for kind in allowed for _ in range(counts[kind])]
+    rng.shuffle(values)
+    return dict(zip(getattr(data, attr), values))
+
+
+def draw(data: "AmbonData", document: Mapping[str, Any], side: str, rng: Any) -> dict[str, Any]:
+    """``document`` with every Allied ``setup = "historical"  shuffle = true``
+    drawn: the ``identities`` and ``mines`` tables it leaves out filled
+    with ``rng`` (:func:`drawn_identities`) and ``shuffle`` removed, so the
+    message seals (and the player is shown) the values drawn once.  Pure
+    given ``rng``; anything else is returned as it is (parse_orders judges it)."""
+    listed = document.get("order") if isinstance(document, Mapping) else None
+    if side != ALLIED or not isinstance(listed, list):
+        return dict(document) if isinstance(document, Mapping) else document
+    out = []
+    for order in listed:
+        if isinstance(order, Mapping) and order.get("setup") == "historical" and order.get("shuffle") is True:
+            order = {k: v for k, v in order.items() if k != "shuffle"}
+            for field, _, _ in IDENTITY_TABLES:
+                order.setdefault(field, drawn_identities(data, field, rng))
+        out.append(order)
+    return {**document, "order": out}

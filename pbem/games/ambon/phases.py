@@ -108,6 +108,7 @@ def message_end(data: "AmbonData", state: AmbonState, action: MessageEnd) -> tup
         # 3.2: a decision left open is declined, as an unanswered HQ support is (the game cannot stall)
         state = replace(state, surrender_offered=False)
         events.append(Event("3.2", "the Allies fight on (the surrender decision was left open)"))
+        events += landing_begins(data, state)
     state, more = reveals.voluntary(data, state, side)
     events += more
     if side == ALLIED:
@@ -260,22 +261,21 @@ def _why_nothing(data: "AmbonData", state: AmbonState, phase: Phase) -> str:
 def open_phase(data: "AmbonData", state: AmbonState, phase: Phase, events: list[Event]) -> tuple[AmbonState, list[Event]]:
     """Begin ``phase``: its event, and what the rules do as it begins."""
     state = replace(state, phase=phase, closing=False, acted=False)
-    events.append(sequence.opened(state))
     turn = data.turn(state.turn)
+    if phase is Phase.LANDING and victory.may_surrender(data, state):  # 3.2: at the start of the turn, before landing
+        if state.standing.get(ALLIED, "surrender") == "never":
+            events.append(Event("3.2", "the Allies fight on (standing instruction)"))
+        else:
+            state = replace(state, surrender_offered=True)
+            events.append(Event("3.2", f"turn {turn.number} begins: the Allies may surrender"))
+            return state, events  # the Landing Phase begins once they decide (landing_begins)
+    if phase is Phase.LANDING:
+        return state, events + landing_begins(data, state)
+    events.append(sequence.opened(state))
     if phase is Phase.A_MOVEMENT and turn.allied_move_restricted:
         radius = data.value("turn1_allied_move_radius")
         events.append(Event("7.1", f"turn {turn.number}: only Allied units within {radius} land hexes of a "
                                    f"Japanese unit may move"))
-    if phase is Phase.LANDING:
-        if victory.may_surrender(data, state):
-            if state.standing.get(ALLIED, "surrender") == "never":
-                events.append(Event("3.2", "the Allies fight on (standing instruction)"))
-            else:
-                state = replace(state, surrender_offered=True)
-                events.append(Event("3.2", f"turn {turn.number} begins: the Allies may surrender"))
-        boxes = landing.unattempted(data, state)
-        if boxes:
-            events.append(Event("6.0", f"units in {', '.join(boxes)} attempt to land this phase unless postponed"))
     if phase is Phase.RECOVERY:
         if not turn.japanese_recovery:
             events.append(Event("12.0", f"turn {state.turn}: the Japanese may not make recovery checks"))
@@ -293,6 +293,17 @@ def open_phase(data: "AmbonData", state: AmbonState, phase: Phase, events: list[
         state = replace(state, acted=True)
         events += [Event("13.0", f"supply check (end of turn {state.turn})")] + more
     return state, events
+
+
+def landing_begins(data: "AmbonData", state: AmbonState) -> list[Event]:
+    """The Landing Phase begins (5.0): its event, and the First Wave boxes
+    that attempt to land in it (6.0).  On a turn with the surrender option
+    it begins after the Allies' decision (3.2: "at the start of turn 8")."""
+    events = [sequence.opened(state)]
+    boxes = landing.unattempted(data, state)
+    if boxes:
+        events.append(Event("6.0", f"units in {', '.join(boxes)} attempt to land this phase unless postponed"))
+    return events
 
 
 def game_over(data: "AmbonData", state: AmbonState, events: list[Event]) -> tuple[AmbonState, list[Event]]:

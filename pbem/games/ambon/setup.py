@@ -80,69 +80,94 @@ def allied_units(data: "AmbonData", options: tuple[str, ...]) -> list[str]:
             if not u.front["concealable"] and u.front["optional_rule"] in ("",) + tuple(options)]
 
 
+def _whole(rule: str, text: str) -> Exception:
+    """A setup check's refusal: about the setup as a whole, not one order."""
+    return illegal(rule, text, whole=True)
+
+
 def check_allied_setup(data: "AmbonData", state: AmbonState) -> None:
-    """4.1 (and 14.4): raise an IllegalOrderError naming the first requirement
-    the finished Allied setup breaks."""
+    """4.1 (and 14.4): raise an IllegalOrderError naming every requirement
+    the finished Allied setup breaks (:func:`allied_setup_problems`), one
+    line each.  It is about the setup as a whole (``whole``): no single
+    order is blamed, so a message with one misplaced unit is told of that
+    unit only (issue 26)."""
+    problems = allied_setup_problems(data, state)
+    if problems:
+        text = problems[0] if len(problems) == 1 else (
+            f"the Allied setup breaks {len(problems)} requirements:\n" + "\n".join(f"  {p}" for p in problems))
+        raise illegal("4.1", text, whole=True)
+
+
+def allied_setup_problems(data: "AmbonData", state: AmbonState) -> list[str]:
+    """4.1 (and 14.4): every requirement the finished Allied setup breaks,
+    in words, each mistake once: a requirement that follows from another
+    one broken (the NEI companies left over when one is missing, a unit not
+    placed at all) is not listed again."""
     gmap = data.map
+    problems: list[str] = []
     placed = {p.id: p.where for p in state.pieces if p.side == ALLIED}
-    for unit in allied_units(data, state.options):
-        if not placed.get(unit, "")[:1].isdigit():
-            raise illegal("4.1", f"{unit} has not been placed")
+    unplaced = [unit for unit in allied_units(data, state.options) if not placed.get(unit, "")[:1].isdigit()]
+    if unplaced:
+        problems.append(f"{', '.join(unplaced)} {'has' if len(unplaced) == 1 else 'have'} not been placed")
     within = lambda anchor, radius: {  # noqa: E731
         gmap.label(h) for h in gmap.hex(anchor).within(radius) if gmap.contains(h)
     }
-    nei = Counter(where for unit, where in placed.items() if unit in data.nei_companies)
+    nei = Counter(where for unit, where in placed.items() if unit in data.nei_companies and where[:1].isdigit())
     surplus = Counter(nei)
+    counted = not any(unit in data.nei_companies for unit in unplaced)  # the companies' counts mean something
     for text, anchor, radius, units, companies in ALLIED_REQUIREMENTS:
         area = within(anchor, radius)
         for unit in units:
-            if placed.get(unit) not in area:
-                raise illegal("4.1", f"{text}: {unit} is in {placed.get(unit)}")
+            if unit not in unplaced and placed.get(unit) not in area:
+                problems.append(f"{text}: {unit} is in {placed.get(unit)}")
         if companies:
-            if nei[anchor] < companies:
-                raise illegal("4.1", f"{text}: {anchor} holds {nei[anchor]} NEI companies")
+            if nei[anchor] < companies and counted:
+                problems.append(f"{text}: {anchor} holds {nei[anchor]} NEI companies")
+                counted = False  # the rest of the companies' checks would only repeat it
             surplus[anchor] -= companies
     if "14.4" in state.options:
         area = within(ANCHOR_14_4, 1)
         for unit in optional_units(data, "14.4"):
-            if placed.get(unit) not in area:
-                raise illegal("14.4", f"{unit} must set up within 1 hex of {ANCHOR_14_4}, not {placed.get(unit)}")
+            if unit not in unplaced and placed.get(unit) not in area:
+                problems.append(f"14.4: {unit} must set up within 1 hex of {ANCHOR_14_4}, not {placed.get(unit)}")
     text, anchor, radius, companies = PASO_RING
     ring = [h for h in sorted(within(anchor, radius)) if surplus[h] > 0]
     # take the ring's company where it cannot count as a coastal "remaining" one
     ring.sort(key=lambda h: gmap.hex(h) in gmap.coastal)
-    if not ring:
-        raise illegal("4.1", f"{text}: none is placed there")
-    surplus[ring[0]] -= companies
+    if counted and not ring:
+        problems.append(f"{text}: none is placed there")
+        counted = False
+    if ring:
+        surplus[ring[0]] -= companies
     remaining = len(data.nei_companies) - sum(
         c for *_, c in ALLIED_REQUIREMENTS
     ) - companies
-    for where, count in surplus.items():
-        if count > 0 and gmap.hex(where) not in gmap.coastal:
-            raise illegal("4.1", f"a remaining NEI company may set up only on a coastal hex, not {where}")
-    if sum(c for c in surplus.values() if c > 0) != remaining:
-        raise illegal("4.1", f"the {remaining} remaining NEI companies must set up on coastal hexes")
+    inland = [where for where, count in surplus.items() if count > 0 and gmap.hex(where) not in gmap.coastal]
+    if counted and inland:
+        problems += [f"a remaining NEI company may set up only on a coastal hex, not {where}" for where in inland]
+    elif counted and sum(c for c in surplus.values() if c > 0) != remaining:
+        problems.append(f"the {remaining} remaining NEI companies must set up on coastal hexes")
     concealed = Counter()
     for pid in data.concealed_slots:
         where = placed.get(pid, "")
         if not where[:1].isdigit() or gmap.hex(where) not in gmap.coastal:
-            raise illegal("4.1", f"concealed piece {pid} must be placed on a coastal hex, not {where or 'nowhere'}")
-        concealed[where] += 1
+            problems.append(f"concealed piece {pid} must be placed on a coastal hex, not {where or 'nowhere'}")
+        else:
+            concealed[where] += 1
     most = data.value("concealed_per_coastal_hex")
     for where, count in concealed.items():
         pieces = count + max(0, surplus[where])
         if pieces > most:
-            raise illegal(
-                "4.1", f"{where} holds {pieces} dummies, detachments and remaining NEI companies; at most {most}"
-            )
+            problems.append(f"{where} holds {pieces} dummies, detachments and remaining NEI companies; at most {most}")
     for mine in state.mines:
         box = data.map.boxes.get(mine.box)
         if box is None or box.kind != "mines":
-            raise illegal("4.1", f"mine marker {mine.id} must be in a mine box, not {mine.box or 'nowhere'}")
+            problems.append(f"mine marker {mine.id} must be in a mine box, not {mine.box or 'nowhere'}")
     sealed = {slot for side, slot in state.sealed if side == ALLIED}
     missing = [slot for slot in data.concealed_slots + data.mine_slots if slot not in sealed]
     if missing:
-        raise illegal("4.1", f"the identities of {', '.join(missing)} must be sealed in the setup message")
+        problems.append(f"the identities of {', '.join(missing)} must be sealed in the setup message")
+    return problems
 
 
 def check_japanese_setup(data: "AmbonData", state: AmbonState) -> None:
@@ -154,42 +179,42 @@ def check_japanese_setup(data: "AmbonData", state: AmbonState) -> None:
     kind = lambda box: boxes[box].kind if box in boxes else box  # noqa: E731
     unplaced = sorted(u for u, w in where.items() if not w)
     if unplaced:
-        raise illegal("4.2", f"{', '.join(unplaced)} {'is' if len(unplaced) == 1 else 'are'} not placed: "
+        raise _whole("4.2", f"{', '.join(unplaced)} {'is' if len(unplaced) == 1 else 'are'} not placed: "
                              f"every Japanese unit sets up in a box (wave = BOX, units = [...])")
     kure_boxes = {where[u] for u in KURE}
     if len(kure_boxes) != 1 or kind(next(iter(kure_boxes))) != "first-wave":
-        raise illegal("4.2", f"all Kure 1 Special units must be in one First Wave box, not {', '.join(sorted(kure_boxes))}")
+        raise _whole("4.2", f"all Kure 1 Special units must be in one First Wave box, not {', '.join(sorted(kure_boxes))}")
     kure_box = next(iter(kure_boxes))
     hq_box = where[REGIMENTAL_HQ]
     if kind(hq_box) != "first-wave" or hq_box == kure_box:
-        raise illegal("4.2", f"the regimental HQ must be in a First Wave box other than Kure's ({kure_box}), not {hq_box}")
+        raise _whole("4.2", f"the regimental HQ must be in a First Wave box other than Kure's ({kure_box}), not {hq_box}")
     first, second = None, []
     for n, units in BATTALIONS.items():
         spots = {where[u] for u in units}
         if len(spots) != 1:
-            raise illegal("4.2", f"the {n}st/nd/rd battalion's four units must stay together, not in {', '.join(sorted(spots))}")
+            raise _whole("4.2", f"the {n}st/nd/rd battalion's four units must stay together, not in {', '.join(sorted(spots))}")
         spot = next(iter(spots))
         if spot == hq_box:
             if first is not None:
-                raise illegal("4.2", f"only one battalion lands with the regimental HQ in {hq_box}")
+                raise _whole("4.2", f"only one battalion lands with the regimental HQ in {hq_box}")
             first = n
         elif kind(spot) == "second-wave" or (spot == OFF_MAP and state.option("14.2")):
             second.append(spot)
         else:
-            raise illegal("4.2", f"battalion {n} must be with the regimental HQ or in a Second Wave box, not {spot}")
+            raise _whole("4.2", f"battalion {n} must be with the regimental HQ or in a Second Wave box, not {spot}")
     if first is None:
-        raise illegal("4.2", f"one battalion must be placed with the regimental HQ in {hq_box}")
+        raise _whole("4.2", f"one battalion must be placed with the regimental HQ in {hq_box}")
     if state.option("14.2"):
         if second != [OFF_MAP, OFF_MAP]:
-            raise illegal("14.2", "the two Second Wave battalions are kept off-map; their beaches go in the sealed note")
+            raise _whole("14.2", "the two Second Wave battalions are kept off-map; their beaches go in the sealed note")
         if (JAPANESE, SECOND_WAVE_SLOT) not in state.sealed:
-            raise illegal("14.2", "the Second Wave beaches must be sealed in a note (second_wave = {...})")
+            raise _whole("14.2", "the Second Wave beaches must be sealed in a note (second_wave = {...})")
     elif len(set(second)) != 2:
-        raise illegal("4.2", "the two other battalions go one per Second Wave box, in separate boxes")
+        raise _whole("4.2", "the two other battalions go one per Second Wave box, in separate boxes")
     art = where[REGIMENTAL_ARTILLERY]
     battalion_spots = {where[f"{n}.A"] for n in BATTALIONS}
     if art not in battalion_spots:
-        raise illegal("4.2", f"228-Art must set up with one of the 228th's battalions, not in {art}")
+        raise _whole("4.2", f"228-Art must set up with one of the 228th's battalions, not in {art}")
 
 
 def check_secrets(data: "AmbonData", side: str, store: Mapping[str, str], options: tuple[str, ...]) -> list[str]:

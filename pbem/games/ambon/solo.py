@@ -30,7 +30,9 @@ from pbem.protocol.keystore import Keystore
 
 HELP = """\
 orders, one per line (Enter or 'done' sends the message):
-  setup historical                     the scenario's setup for the side to act
+  setup historical                     the scenario's setup (Japanese; in solo, Allied too: the house decides)
+  setup historical shuffle             Allied: the scenario's hexes, the identities drawn by your pbem (4.1)
+  setup historical X1=dummy ... M1=real ...   Allied: ... and the identities you choose (sealed)
   land fw-laha | postpone fw-liang     6.0
   move 3.A: 1410 1509 | move 3.A to 1509   7.0 (a path, or the cheapest one there)
   bombard 3.D NEI-2.B                  10.0
@@ -58,8 +60,17 @@ def parse_line(line: str) -> dict[str, Any] | tuple[str, Any] | None:
         if len(rest) < n:
             raise UsageError(f"'{verb}' needs more: see 'help'")
 
-    if verb == "setup":
-        return {"setup": rest[0] if rest else "historical"}
+    if verb == "setup":  # setup historical [shuffle] [X1=dummy ... M1=real ...]
+        order: dict[str, Any] = {"setup": rest[0] if rest else "historical"}
+        for word in rest[1:]:
+            slot, eq, kind = word.partition("=")
+            if word == "shuffle":
+                order["shuffle"] = True
+            elif eq and slot[:1] in ("X", "M"):
+                order.setdefault("identities" if slot[:1] == "X" else "mines", {})[slot] = kind
+            else:
+                raise UsageError(f"setup: {word!r} is not 'shuffle' nor SLOT=IDENTITY (X1=dummy, M1=real)")
+        return order
     if verb in ("land", "postpone"):
         need(1)
         return {verb: rest[0]}
@@ -142,11 +153,13 @@ def prompt_orders(match: session.Match, ask: Callable[[str], str], say: Callable
                 trial.setdefault("standing", {})[parsed[1][0]] = parsed[1][1]
             else:
                 trial["order"].append(parsed)
+            trial = dict(session.drawn(match, trial))  # shuffle = true drawn now, once: what is shown is what is sent
             events = []
             after = state
             for i, order in enumerate(game.parse_orders(trial, side).public):
                 after, new = game.apply(after, Ordered(side, seq, i, order))
-                events = new
+                after, made = own_reveals(game, after, side, seq, match.player.store)
+                events = new + made
         except PbemError as err:
             say(f"not accepted: {err}")
             continue
@@ -159,6 +172,21 @@ def prompt_orders(match: session.Match, ask: Callable[[str], str], say: Callable
     if ask("send this message? [Y/n] ").strip().lower() in ("n", "no"):
         return None
     return doc
+
+
+def own_reveals(game: Any, state: Any, side: str, seq: int, store: Any) -> tuple[Any, list[Any]]:
+    """The reveals the rules now demand of ``side`` made from its sealed
+    values, as its client makes them in the message (7.2, 8.0: a concealed
+    unit moved into an EZOC), so that the orders after it are checked as
+    ``pbem play`` will apply them."""
+    from pbem.engine.machine import Opened, RevealDue
+
+    events: list[Any] = []
+    for due in game.awaiting(state):
+        if isinstance(due, RevealDue) and due.side == side and due.slot in store:
+            state, more = game.apply(state, Opened(side, due.slot, store[due.slot], seq))
+            events += more
+    return state, events
 
 
 @dataclass
@@ -212,28 +240,20 @@ class Solo:
         """Add the identities the house decides to the player's Allied setup."""
         if not any("conceal" in o or "mine" in o or o.get("setup") for o in orders.get("order", [])):
             return orders
+        from pbem import games
         from pbem.protocol.message import SignedMessage
 
         source = proposal or (self.games / "mine" / "0000-japanese.pbem")
         game_id = SignedMessage.from_text(Path(source).read_text()).game
         identities = self.house_identities(game_id)
+        data = games.get(self.game_name).data
         out = []
         for o in orders["order"]:
             o = dict(o)
-            if o.get("setup") == "historical":
-                from pbem import games
-
-                public = games.get(self.game_name).parse_orders({"order": [{"setup": "historical"}]}, "allied").public
-                for p in public:
-                    if p.get("option"):
-                        continue  # solo games are played without optional rules
-                    if p["type"] == "place":
-                        out.append({"place": p["unit"], "hex": p["hex"]})
-                    elif p["type"] == "conceal":
-                        out.append({"conceal": p["piece"], "hex": p["hex"], "is": identities[p["piece"]]})
-                    elif p["type"] == "mine":
-                        out.append({"mine": p["marker"], "box": p["box"], "is": identities[p["marker"]]})
-                continue
+            if o.get("setup") == "historical":  # the scenario's hexes, the house's identities (whatever was typed)
+                o = {"setup": "historical",
+                     "identities": {slot: identities[slot] for slot in data.concealed_slots},
+                     "mines": {slot: identities[slot] for slot in data.mine_slots}}
             if "conceal" in o:
                 o["is"] = identities[o["conceal"]]
             if "mine" in o:
@@ -299,7 +319,8 @@ class Solo:
                 else:
                     trial["order"].append(parsed)
                 checked = self._house_orders(trial, None) if side == "allied" else trial
-                self._check(game, state, seq, side, checked)
+                store = self.house_identities(match.transcript.game) if side == "allied" and match else {}
+                self._check(game, state, seq, side, checked, store)
             except PbemError as err:
                 self.say(f"not accepted: {err}")
                 continue
@@ -313,10 +334,12 @@ class Solo:
         return describe_awaited(awaited)
 
     @staticmethod
-    def _check(game: Any, state: Any, seq: int, side: str, orders: dict[str, Any]) -> None:
-        """Try the orders on the position (nothing is written)."""
+    def _check(game: Any, state: Any, seq: int, side: str, orders: dict[str, Any], store: Any = None) -> None:
+        """Try the orders on the position (nothing is written), the reveals
+        they demand made from ``store`` as the house's client will."""
         from pbem.engine.machine import Ordered
 
         parsed = game.parse_orders(orders, side)
         for i, order in enumerate(parsed.public):
             state, _ = game.apply(state, Ordered(side, seq, i, order))
+            state, _ = own_reveals(game, state, side, seq, store or {})

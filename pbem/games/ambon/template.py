@@ -242,18 +242,22 @@ def _setup(game: Any, state: AmbonState, side: str, out: Sections) -> None:
     if (state.phase == SETUP_ALLIED) != (side == ALLIED):
         return
     if side == ALLIED:
-        notes = ['setup = "historical" places everything as the scenario file does (identities sealed),',
+        data = game.data
+        xs, ms = data.concealed_slots, data.mine_slots
+        notes = ['setup = "historical" places every unit, concealed piece and mine marker where the scenario file',
+                 "does; what each piece and marker is, is yours to decide (4.1), and is sealed:",
+                 "  shuffle = true   your pbem draws them from your own randomness (the example below), or",
+                 f'  identities = {{ {xs[0]} = "dummy", {xs[1]} = "detachment", ... }}  '
+                 f'mines = {{ {ms[0]} = "real", {ms[1]} = "dummy", ... }}   (every one)',
                  "or one order per piece (examples/ambon/1-allied-setup.toml spells it out):",
                  '  place = "AUS-HQ"  hex = "1215"', '  conceal = "X1"  hex = "0913"  is = "dummy"   (sealed)',
                  '  mine = "M1"  box = "mine-1"  is = "real"   (sealed)', "4.1 requires:"]
         notes += [f"  {text}" for text, *_ in setup.ALLIED_REQUIREMENTS]
-        data = game.data
-        xs, ms = data.concealed_slots, data.mine_slots
         notes += [f"  {xs[0]}-{xs[-1]}: {data.identities['dummy']} dummies and {data.identities['detachment']} "
                   f"detachments on coastal hexes; {ms[0]}-{ms[-1]}: {data.mine_kinds['real']} real and "
                   f"{data.mine_kinds['dummy']} dummy mines"]
         out.awaited.append("your setup (4.1)")
-        out.sections.append(Section("Allied setup (4.1)", notes, [{"setup": "historical"}]))
+        out.sections.append(Section("Allied setup (4.1)", notes, [{"setup": "historical", "shuffle": True}]))
     elif state.option("14.2"):
         data = game.data
         waves, note = second_wave_example(data)
