@@ -462,9 +462,10 @@ def play(directory: str, orders_path: str | None, as_json: bool, dry_run: bool, 
     """Apply your orders and write your next message.
 
     Without --orders you are asked at the terminal.  With --orders at a
-    terminal, pbem first shows what the message would do (and any text it
-    seals) and asks before writing it (--yes: write at once).  --dry-run
-    shows it and writes nothing.  The last line printed is the file to send.
+    terminal, pbem first shows what the message would do (any text it
+    seals, and what the game warns of: a hex left overstacked...) and asks
+    before writing it (--yes: write at once).  --dry-run shows it and
+    writes nothing.  The last line printed is the file to send.
 
     \b
     Example: pbem orders games/bob --out turn.toml
@@ -494,7 +495,8 @@ def play(directory: str, orders_path: str | None, as_json: bool, dry_run: bool, 
     if dry_run or ask_first:
         tried = session.preview(directory, identity, orders)
         if as_json:
-            emit_json({"dry_run": True, "file": str(tried.path), **render.match_json(tried.match, since=session_seq(tried.path))})
+            emit_json({"dry_run": True, "file": str(tried.path), "warnings": tried.warnings,
+                       **render.match_json(tried.match, since=session_seq(tried.path))})
             return
         out = console()
         out.print(f"[bold]{'Dry run: nothing is written.' if dry_run else 'Before writing:'}[/bold] "
@@ -503,6 +505,8 @@ def play(directory: str, orders_path: str | None, as_json: bool, dry_run: bool, 
             out.print("  " + event.sentence(), markup=False)
         for slot, text in tried.seals.items():
             out.print(f"  sealed in slot {slot!r} (only you see this): {text}", markup=False)
+        for text in tried.warnings:
+            out.print(f"  warning: {text}", markup=False)
         out.print("and then: ", end="")
         render.print_turn(out, tried.match)
         if dry_run:

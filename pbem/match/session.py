@@ -665,13 +665,15 @@ def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Pla
 class Preview:
     """What ``pbem play --dry-run`` shows: the message that would be
     written (``path``, not written), what it does (``events``), the game as
-    it would stand (``match``: whose turn, the dice it leaves awaited), and
-    the texts it would seal (slot -> text, only the author's to see)."""
+    it would stand (``match``: whose turn, the dice it leaves awaited), the
+    texts it would seal (slot -> text, only the author's to see) and what
+    the game warns of (``warnings``: :class:`pbem.engine.contract.Warnings`)."""
 
     path: Path
     events: list[Any]
     match: Match
     seals: dict[str, str]
+    warnings: list[str] = field(default_factory=list)  # contract.Warnings: allowed, but penalised (9.0 ...)
 
 
 def preview(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Preview:
@@ -688,7 +690,9 @@ def preview(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> 
     events = [e for _, e in newest(result.events, lambda item: item[0] == seq)]
     tried = Match(gamedir, result.transcript, match.game, match.player, result, match.covered)
     seals = dict(match.game.parse_orders(orders, match.player.side).seals)
-    return Preview(gamedir.path / message_name(seq, match.player.side), events, tried, seals)
+    warnings = (list(match.game.warnings(match.replay.state, result.state, match.player.side))
+                if isinstance(match.game, contract.Warnings) else [])
+    return Preview(gamedir.path / message_name(seq, match.player.side), events, tried, seals, warnings)
 
 
 MAX_REPORTED = 10  # rule errors reported at once by compose_all
