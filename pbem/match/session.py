@@ -252,7 +252,7 @@ class Match:
     player: Player | None
     replay: Replay
     covered: Any = field(default=None, repr=False, compare=False)  # the files read (checkpoint.Covered)
-    at: At | None = None  # a view of the past (load_at): where it stands
+    at: At | None = None  # a view at a message (load_at): where it stands
 
     @property
     def my_turn(self) -> bool:
@@ -290,9 +290,10 @@ def load_at(directory: str | Path, identity: Any | None, seq: int) -> Match:
     replayed from the start, so nothing after ``seq`` reaches the view: as
     ``pbem show`` drew it after message ``seq``, the dice that message keyed
     are rolled only for the player whose reply completes their key (with
-    the value that reply published, so not provisional).  ``seq`` the last message: the same
-    position as :func:`load_view` gives.  The checkpoint is the whole
-    game's, renewed as any load renews it; nothing of the past is kept."""
+    the value that reply published, so not provisional).  ``seq`` the last
+    message: the same position as :func:`load_view` gives.  The checkpoint
+    is the whole game's, renewed as any load renews it; nothing of the past
+    is kept."""
     current = load_view(directory, identity)
     count = len(current.transcript)
     if not 0 <= seq < count:
