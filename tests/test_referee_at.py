@@ -244,7 +244,7 @@ def test_at_works_with_around_radius_full_svg_html(ambon, tmp_path):
     assert "after message 0010 (of 0000-" in svg.read_text()
     page = html.read_text()
     assert f"The position after message 0010 (of 0000-{len(ambon.messages()) - 1:04d})" in page
-    assert "awaited then: " not in page and "(written since: --at 11)" in page
+    assert "awaited then: " not in page and "<th>Awaited then</th>" in page and "(written since: --at 11)" in page
     assert "after message 0010" in page.split("<title>")[1].split("</title>")[0]
     # the same board as the directory then (the titles aside)
     assert svg.read_text().count('class="counter"') == (tmp_path / "then.svg").read_text().count('class="counter"')

@@ -179,7 +179,7 @@ def _status_html(status: Mapping[str, Any]) -> str:
         rows.append(("turn", "Turn", escape(str(status["turn"])), ""))
     if status["phase"]:
         rows.append(("phase", "Phase", escape(status["phase"]), ""))
-    rows.append(("awaited", "Awaited", escape(status["awaited"]), "awaited"))
+    rows.append(("awaited", "Awaited then" if status.get("position") else "Awaited", escape(status["awaited"]), "awaited"))
     if status["vp"] is not None:
         rows.append(("vp", "VP", escape(str(status["vp"])), ""))
     if status["verdict"]:
