@@ -231,7 +231,7 @@ def test_the_legend_explains_every_glyph_and_mark():
                   "concealed: identity hidden", "only you see this", "Japanese unit (rounded corners)",
                   "Allied unit (square corners)", "overstacked hex: functional overstacking (9.0)", "stack:",
                   "mine marker, hidden", "hidden mine: what it is (only you)", "mine revealed: real",
-                  "mine revealed: dummy", "eliminated", "-2 MP: landed on a mined beach", "road", "river", "mountain"):
+                  "mine revealed: dummy", "eliminated", "-2 MP: landing penalty (landing table 6.2/6.3, not a mine): -2 MP this turn", "road", "river", "mountain"):
         assert words in legend, words
 
 

@@ -209,7 +209,18 @@ def test_13_0_oos_and_6_2_landing_penalties_have_marks_of_their_own():
     assert "\\[a]m+/" in text  # 3.A: m for the -2 MP marker, + the beachhead under it
     assert "[b] 1608: 2.A OOS" in text and "[a] 1402 Hitu Lama: 3.A -2 MP, beachhead" in text
     assert "o out of supply: disrupted, may not recover (13.0)" in text
-    assert "m landed on a mined beach: -2 MP this turn (6.2)" in text
+    assert "m landing penalty (landing table 6.2/6.3, not a mine): -2 MP this turn" in text
+
+
+def test_6_2_the_landing_penalty_legend_names_the_landing_table_not_mines():
+    """Users took the -2 MP / No Move markers for mines: the legend says they
+    are the landing table's results (6.2, 6.3), at 80 columns too."""
+    text = ambon_board(turn=8, phase="japanese-movement", positions={"3.A": "1402", "3.B": "1402"},
+                       penalties={"3.A": "-2mp", "3.B": "no-move"}, beachheads=["1402"])
+    assert "[a] 1402 Hitu Lama: 3.A -2 MP, 3.B no move, beachhead" in text
+    assert "m landing penalty (landing table 6.2/6.3, not a mine): -2 MP this turn" in text
+    assert "n landing penalty (landing table 6.2/6.3, not a mine): no move this turn" in text
+    assert "mined beach" not in text
 
 
 def test_4_1_a_concealed_piece_is_marked_and_only_its_owner_sees_what_it_is():

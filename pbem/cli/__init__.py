@@ -462,9 +462,10 @@ def play(directory: str, orders_path: str | None, as_json: bool, dry_run: bool, 
     """Apply your orders and write your next message.
 
     Without --orders you are asked at the terminal.  With --orders at a
-    terminal, pbem first shows what the message would do (and any text it
-    seals) and asks before writing it (--yes: write at once).  --dry-run
-    shows it and writes nothing.  The last line printed is the file to send.
+    terminal, pbem first shows what the message would do (any text it
+    seals, and what the game warns of: a hex left overstacked...) and asks
+    before writing it (--yes: write at once).  --dry-run shows it and
+    writes nothing.  The last line printed is the file to send.
 
     \b
     Example: pbem orders games/bob --out turn.toml
@@ -494,7 +495,8 @@ def play(directory: str, orders_path: str | None, as_json: bool, dry_run: bool, 
     if dry_run or ask_first:
         tried = session.preview(directory, identity, orders)
         if as_json:
-            emit_json({"dry_run": True, "file": str(tried.path), **render.match_json(tried.match, since=session_seq(tried.path))})
+            emit_json({"dry_run": True, "file": str(tried.path), "warnings": tried.warnings,
+                       **render.match_json(tried.match, since=session_seq(tried.path))})
             return
         out = console()
         out.print(f"[bold]{'Dry run: nothing is written.' if dry_run else 'Before writing:'}[/bold] "
@@ -503,6 +505,8 @@ def play(directory: str, orders_path: str | None, as_json: bool, dry_run: bool, 
             out.print("  " + event.sentence(), markup=False)
         for slot, text in tried.seals.items():
             out.print(f"  sealed in slot {slot!r} (only you see this): {text}", markup=False)
+        for text in tried.warnings:
+            out.print(f"  warning: {text}", markup=False)
         out.print("and then: ", end="")
         render.print_turn(out, tried.match)
         if dry_run:
@@ -543,6 +547,10 @@ def ask_for(match: Any) -> dict[str, Any]:
     return frontend.ask_orders(match)
 
 
+AT_HELP = "The game as it stood after message N (0 to the last)."
+SPECTATOR_HELP = "Without your key: what anyone holding the files sees."
+
+
 @main.command()
 @click.argument("directory", type=click.Path(exists=True, file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print your side's view as JSON.")
@@ -552,9 +560,11 @@ def ask_for(match: Any) -> dict[str, Any]:
 @click.option("--around", metavar="HEX", help="Draw the map around this hex (as many columns as fit, or --radius).")
 @click.option("--radius", type=click.IntRange(min=0), metavar="N", help="With --around: N hexes each way.")
 @click.option("--full", is_flag=True, help="Draw the whole map, however wide.")
+@click.option("--at", "at", type=click.IntRange(min=0), metavar="N", help=AT_HELP)
+@click.option("--spectator", is_flag=True, help=SPECTATOR_HELP)
 @handles_errors
 def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | None, fresh: bool,
-         around: str | None, radius: int | None, full: bool) -> None:
+         around: str | None, radius: int | None, full: bool, at: int | None = None, spectator: bool = False) -> None:
     """Show the game from your side's view: board, order of battle, turn, last events.
 
     \b
@@ -570,9 +580,17 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
     anyway).
 
     \b
+    --at N shows the game as it stood after message N, as pbem show drew
+    it then (your own hidden values as they were; the dice message N keyed
+    are rolled only in the view of the player whose reply completed them);
+    the views of the past are never kept.  Without your key, or with
+    --spectator, the view is a spectator's: the public record only.
+
+    \b
     Examples: pbem show games/bob
               pbem show games/bob --around 1609 --radius 3
               pbem show games/bob --full --svg board.svg
+              pbem show games/bob --at 12 --spectator
     """
     import functools
 
@@ -583,8 +601,8 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
         raise UsageError("--radius goes with --around HEX (the hex to centre on)")
     if full and around is not None:
         raise UsageError("--full draws the whole map: leave out --around, or leave out --full")
-    owner = viewcache.Owner.of(keystore().path)
-    unlock = functools.cache(viewer_identity)
+    owner = viewcache.Owner.of(keystore().path) if at is None and not spectator else None  # the past: never kept
+    unlock = functools.cache(lambda: None if spectator else viewer_identity())
     window = {"around": around, "radius": radius, "full": full}
     mode = "json" if as_json else "board" + "".join(f" {k}={v}" for k, v in window.items() if v not in (None, False))
     shape = viewcache.console_inputs()
@@ -596,7 +614,7 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
             return
     from pbem.match import session
 
-    match = session.load_view(directory, unlock())
+    match = session.load_view(directory, unlock()) if at is None else session.load_at(directory, unlock(), at)
     view = match.view()
     if (around or full) and not as_json:
         from pbem.render import board
@@ -605,7 +623,8 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
             raise UsageError(f"--around/--full: the {match.game.name} game has no map to draw")
     if svg_path:
         write_svg(svg_path, match.game, view, f"{match.game.name} -- "
-                  + (f"{match.player.side}'s view" if match.player else "a spectator's view"))
+                  + (f"{match.player.side}'s view" if match.player else "a spectator's view")
+                  + (f" -- {match.at.heading()}" if match.at else ""))
     if html_path:
         from pbem.render.html import match_html
 
@@ -672,6 +691,7 @@ def draw_match(out: Any, match: Any, view: Any, window: Mapping[str, Any] | None
     from pbem.render import console as render
 
     if board.has_board(match.game, view):
+        render.print_at(out, match)
         if match.player is None:
             out.print("(a spectator's view: the public record only)", highlight=False)
         last = len(match.transcript) - 1
@@ -707,20 +727,31 @@ def write_svg(path: str, game: Any, view: Any, title: str) -> None:
 @main.command()
 @click.argument("directory", type=click.Path(exists=True, file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print events and rolls as JSON.")
+@click.option("--at", "at", type=click.IntRange(min=0), metavar="N", help="The events and rolls up to message N.")
+@click.option("--spectator", is_flag=True, help=SPECTATOR_HELP)
 @handles_errors
-def log(directory: str, as_json: bool) -> None:
+def log(directory: str, as_json: bool, at: int | None = None, spectator: bool = False) -> None:
     """The event log: every roll with its dice, result and keying message.
 
-    Example: pbem log games/bob
+    \b
+    --at N lists the events up to and including message N and the rolls
+    as pbem log listed them then: the dice message N keyed are rolled
+    (listed under N+1) only for the player whose reply completed them.
+
+    \b
+    Examples: pbem log games/bob
+              pbem log games/bob --at 12 --spectator
     """
     from pbem.match import session
     from pbem.render import console as render
 
-    match = session.load_view(directory, viewer_identity())
+    identity = None if spectator else viewer_identity()
+    match = session.load_view(directory, identity) if at is None else session.load_at(directory, identity, at)
     if as_json:
         emit_json(render.match_json(match))
         return
     out = console()
+    render.print_at(out, match)
     if match.player is None:
         out.print("(a spectator's view: the public record; your own dice and notes need your key)", highlight=False)
     render.print_events(out, match)

@@ -125,6 +125,18 @@ def drawn(game: Any, document: Mapping[str, Any], side: str, rng: Any) -> Mappin
 
 
 @runtime_checkable
+class Warnings(Protocol):
+    """What a message would bring about that the rules allow but its author
+    may not want, in words citing the rule (``"9.0: 1508 would hold 4 units
+    (...): functionally overstacked, every CF halved"``): ``pbem play
+    --dry-run`` and the preview before writing show them.  ``before``: the
+    state the message starts from; ``after``: the state it leaves (its own
+    dice not rolled yet); ``side``: its author.  Only what ``side`` may see."""
+
+    def warnings(self, before: Any, after: Any, side: str) -> Sequence[str]: ...
+
+
+@runtime_checkable
 class Audit(Protocol):
     """After the game: the hidden facts of both sides checked against the rules (``verify --audit``)."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import random
 import secrets as _random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
@@ -30,7 +30,7 @@ from pbem.errors import (
     VerificationError,
 )
 from pbem.match.directory import GameDirectory, message_name
-from pbem.engine.history import newest
+from pbem.engine.history import History, newest
 from pbem.match.replay import Replay, actions_for, apply_message, extend, replay
 from pbem.match.summary import Finding, check_files, claimed_in, compare, events_of, message_summary, summary_of
 from pbem.protocol import sealed
@@ -172,20 +172,75 @@ class Player:
         chain = HashChain(chain_seed(secret))
         if chain.anchor != transcript.anchors.get(side, chain.anchor):
             raise UsageError(f"this key does not regenerate {side}'s chain anchor; was the game started with another key?")
-        player = cls(identity, side, secret, chain, fresh=fresh)
-        # the store is the one sealed in the player's latest message: each message
-        # re-seals the whole store once it holds anything (compose), so an empty
-        # 'sealed' there means nothing is sealed yet
-        own = [m for m in (len(transcript) - 1, len(transcript) - 2) if m >= 0 and transcript.side_of(m) == side]
-        for m in own:
-            msg = transcript.messages[m]
-            if msg.body["sealed"]:
-                blob = base64.b64decode(msg.body["sealed"])
-                player.store = sealed.open_store(secret, transcript.game, msg.author, m, blob)
-        return player
+        return cls(identity, side, secret, chain, store=own_store(secret, side, transcript, len(transcript)), fresh=fresh)
 
     def next_value(self, seq: int) -> bytes:
         return self.chain.value(seq // 2)
+
+
+def own_store(secret: bytes, side: str, transcript: Transcript, count: int) -> dict[str, str]:
+    """``side``'s sealed store as it stood after the first ``count`` messages:
+    the one sealed in its latest message among them.  Each message re-seals
+    the whole store once it holds anything (compose), so an empty 'sealed'
+    there means nothing is sealed yet."""
+    store: dict[str, str] = {}
+    for m in (count - 2, count - 1):
+        if m >= 0 and transcript.side_of(m) == side and transcript.messages[m].body["sealed"]:
+            msg = transcript.messages[m]
+            store = sealed.open_store(secret, transcript.game, msg.author, m, base64.b64decode(msg.body["sealed"]))
+    return store
+
+
+@dataclass(frozen=True)
+class At:
+    """Where a view at a message stands (``pbem show/log --at N``): after
+    message ``seq`` of the ``count`` the directory holds, written by
+    ``author``; ``awaited``: what was awaited then (:func:`awaited_then`)."""
+
+    seq: int
+    count: int
+    author: str
+    awaited: str = ""
+
+    @property
+    def last(self) -> bool:
+        return self.seq == self.count - 1
+
+    def heading(self) -> str:
+        """``the position after message 0012 (of 0000-0039), written by japanese``."""
+        of = f"the last of 0000-{self.count - 1:04d}" if self.last else f"of 0000-{self.count - 1:04d}"
+        return f"the position after message {self.seq:04d} ({of}), written by {self.author}"
+
+    def lines(self) -> list[str]:
+        """The heading a view at a message starts with."""
+        heading = self.heading()
+        return [heading[0].upper() + heading[1:], f"awaited then: {self.awaited}"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "messages": self.count, "author": self.author, "last": self.last,
+                "awaited": self.awaited}
+
+
+def awaited_then(match: "Match", last: bool) -> str:
+    """What was awaited after ``match``'s last message: the next message
+    (written since, unless it was the ``last``), the reveals owed and the
+    dice keyed but not rolled yet."""
+    from pbem.match.replay import counted, pending_rolls
+
+    replay = match.replay
+    if match.closed:
+        return "nothing: the game was over"
+    awaited = (f"{replay.next_side}'s closing message {replay.next_seq:04d}" if replay.over
+               else f"message {replay.next_seq:04d} by {replay.next_side}")
+    if not last:
+        awaited += f" (written since: --at {replay.next_seq})"
+    owed = [a for a in match.game.awaiting(replay.state) if isinstance(a, RevealDue)]
+    if owed:
+        awaited += "; " + ", ".join(f"{a.side}'s reveal of {a.slot}" + (f" ({a.rule})" if a.rule else "") for a in owed)
+    if replay.pending:
+        pending = pending_rolls(replay)
+        awaited += "; " + counted(pending, "", " keyed by " + ", ".join(sorted({f"{r.key_seq:04d}" for r in pending})))
+    return awaited
 
 
 @dataclass
@@ -198,6 +253,7 @@ class Match:
     player: Player | None
     replay: Replay
     covered: Any = field(default=None, repr=False, compare=False)  # the files read (checkpoint.Covered)
+    at: At | None = None  # a view at a message (load_at): where it stands
 
     @property
     def my_turn(self) -> bool:
@@ -223,6 +279,44 @@ def load_view(directory: str | Path, identity: Any | None) -> Match:
         except NotAPlayerError:
             pass
     return load(directory, None)
+
+
+def load_at(directory: str | Path, identity: Any | None, seq: int) -> Match:
+    """The game as it stood after message ``seq`` (``pbem show/log --at``),
+    seen as :func:`load_view` sees it: the player's own view -- their sealed
+    values as they stood then -- with a player's key, a spectator's without.
+
+    The whole directory is verified (:func:`load_view`); then the verified
+    messages 0..``seq`` are verified again as a transcript of their own and
+    replayed from the start, so nothing after ``seq`` reaches the view: as
+    ``pbem show`` drew it after message ``seq``, the dice that message keyed
+    are rolled only for the player whose reply completes their key (with
+    the value that reply published, so not provisional).  ``seq`` the last
+    message: the same position as :func:`load_view` gives.  The checkpoint
+    is the whole game's, renewed as any load renews it; nothing of the past
+    is kept."""
+    current = load_view(directory, identity)
+    count = len(current.transcript)
+    if not 0 <= seq < count:
+        raise UsageError(f"--at {seq}: no such message; this game has messages 0 to {count - 1}", field="at")
+    author = current.transcript.messages[seq].side
+    if seq == count - 1:
+        current.at = At(seq, count, author, awaited_then(current, True))
+        return current
+    prefix = build_transcript(current.transcript.messages[: seq + 1])
+    player = current.player
+    next_value = None
+    if player is not None:
+        player = Player(player.identity, player.side, player.secret, player.chain,
+                        own_store(player.secret, player.side, prefix, seq + 1), player.fresh)
+        if prefix.side_of(seq + 1) == player.side:  # as load keyed them: with the reply's value, published since
+            next_value = current.transcript.chain_values[seq + 1]
+    result = replay(current.game, prefix, next_value=next_value)
+    if next_value is not None:  # completed by a reply that is sent now: no longer provisional
+        result.rolls = History([replace(r, provisional=False) for r in result.rolls])
+    match = Match(current.directory, prefix, current.game, player, result)
+    match.at = At(seq, count, author, awaited_then(match, False))
+    return match
 
 
 def load(directory: str | Path, identity: Any | None = None, *, keep: bool = True) -> Match:
@@ -585,8 +679,9 @@ def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Pla
 class Preview:
     """What ``pbem play --dry-run`` shows: the message that would be
     written (``path``, not written), what it does (``events``), the game as
-    it would stand (``match``: whose turn, the dice it leaves awaited), and
-    the texts it would seal (slot -> text, only the author's to see).
+    it would stand (``match``: whose turn, the dice it leaves awaited), the
+    texts it would seal (slot -> text, only the author's to see) and what
+    the game warns of (``warnings``: :class:`pbem.engine.contract.Warnings`).
     ``orders``: the orders tried, their draws made (:func:`drawn`), which
     :func:`play` writes as shown."""
 
@@ -595,6 +690,7 @@ class Preview:
     match: Match
     seals: dict[str, str]
     orders: Mapping[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)  # contract.Warnings: allowed, but penalised (9.0 ...)
 
 
 def preview(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Preview:
@@ -612,7 +708,9 @@ def preview(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> 
     events = [e for _, e in newest(result.events, lambda item: item[0] == seq)]
     tried = Match(gamedir, result.transcript, match.game, match.player, result, match.covered)
     seals = dict(match.game.parse_orders(orders, match.player.side).seals)
-    return Preview(gamedir.path / message_name(seq, match.player.side), events, tried, seals, orders)
+    warnings = (list(match.game.warnings(match.replay.state, result.state, match.player.side))
+                if isinstance(match.game, contract.Warnings) else [])
+    return Preview(gamedir.path / message_name(seq, match.player.side), events, tried, seals, orders, warnings)
 
 
 MAX_REPORTED = 10  # rule errors reported at once by compose_all
@@ -921,6 +1019,7 @@ __all__ = [
     "VerifyReport",
     "join_game",
     "load",
+    "load_at",
     "load_view",
     "message_name",
     "new_game",

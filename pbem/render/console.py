@@ -40,6 +40,7 @@ def match_json(match: Any, since: int = 0) -> dict[str, Any]:
                          for d, shape in ((d, describe(replay.game, replay.state, d)) for d in replay.pending)],
         "declared_rolls": [r.to_json() for r in declared_rolls(records) + pending_rolls(replay)],
         "view": match.view(),
+        **({"at": match.at.to_json()} if getattr(match, "at", None) is not None else {}),
     }
 
 
@@ -57,11 +58,26 @@ def _shell(match: Any) -> str:
     return shlex.quote(str(match.directory.path))
 
 
+def past(match: Any) -> bool:
+    """A view of the past (``--at N`` before the last message)."""
+    return getattr(match, "at", None) is not None and not match.at.last
+
+
+def print_at(out: Console, match: Any) -> None:
+    """Where a view at a message stands (:meth:`pbem.match.session.At.lines`),
+    in bold, when ``match`` is one (else nothing)."""
+    if getattr(match, "at", None) is not None:
+        for line in match.at.lines():
+            out.print(line, style="bold", markup=False, highlight=False)
+
+
 def print_turn(out: Console, match: Any) -> None:
     replay = match.replay
     if replay.over:
         for line in (match.game.result(replay.state) if isinstance(match.game, contract.Result) else []):
             out.print(line, markup=False, highlight=False)
+    if past(match):  # what was awaited then is in the heading (print_at); "your move" is not true now
+        return
     if match.closed:
         out.print(f"[bold]The game is over.[/bold] Check it with: pbem verify {escape(_shell(match))} --audit")
         return
@@ -122,6 +138,7 @@ def print_show(out: Console, match: Any) -> None:
         + (f"you play {match.player.side}" if match.player else "a spectator's view")
         + f"; {len(match.transcript)} messages"
     )
+    print_at(out, match)
     out.print(Panel(head))
     if view.get("rolls") is not None:
         table = Table(title="Declared rolls")

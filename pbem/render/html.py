@@ -157,8 +157,12 @@ def status_of(match: Any, view: Mapping[str, Any]) -> dict[str, Any]:
             verdict = [str(view["verdict"])]
         if not verdict:
             verdict = ["The game is over."]
+    at = getattr(match, "at", None)
+    if at is not None:  # a view at a message (pbem show --at N --html)
+        awaited = at.awaited
     return {
         "game": f"{game.name} (game id {match.transcript.game[:12]})",
+        "position": at.lines()[0] if at is not None else None,
         "turn": view.get("turn"),
         "phase": phase,
         "awaited": awaited,
@@ -169,11 +173,13 @@ def status_of(match: Any, view: Mapping[str, Any]) -> dict[str, Any]:
 
 def _status_html(status: Mapping[str, Any]) -> str:
     rows = [("game", "Game", escape(status["game"]), "")]
+    if status.get("position"):
+        rows.append(("position", "Position", escape(status["position"]), "awaited"))
     if status["turn"] is not None:
         rows.append(("turn", "Turn", escape(str(status["turn"])), ""))
     if status["phase"]:
         rows.append(("phase", "Phase", escape(status["phase"]), ""))
-    rows.append(("awaited", "Awaited", escape(status["awaited"]), "awaited"))
+    rows.append(("awaited", "Awaited then" if status.get("position") else "Awaited", escape(status["awaited"]), "awaited"))
     if status["vp"] is not None:
         rows.append(("vp", "VP", escape(str(status["vp"])), ""))
     if status["verdict"]:
@@ -196,7 +202,8 @@ def _board_header(status: Mapping[str, Any]) -> list[str]:
     bits.append(f"awaited: {status['awaited']}")
     if status["vp"] is not None:
         bits.append(f"VP {status['vp']}")
-    return [" | ".join(bits), *status["verdict"][:1]]  # the VP items are in the page's header
+    position = [status["position"]] if status.get("position") else []  # a view at a message
+    return [*position, " | ".join(bits), *status["verdict"][:1]]  # the VP items are in the page's header
 
 
 # --------------------------------------------------------------------------- a game without a board
@@ -302,7 +309,8 @@ def match_html(match: Any, *, title: str | None = None) -> str:
     module = transcript.setup["module"]
     you = match.player.side if match.player else None
     view = match.view()
-    title = title or f"{module} game {transcript.game[:12]}" + (f" -- {you}'s view" if you else " -- spectator's view")
+    title = title or (f"{module} game {transcript.game[:12]}" + (f" -- {you}'s view" if you else " -- spectator's view")
+                      + (f" -- after message {match.at.seq:04d}" if getattr(match, "at", None) is not None else ""))
     meta = [f"game id {transcript.game}", f"{len(transcript)} messages"]
     meta += [f"{side}: {key.fingerprint}" for side, key in transcript.keys.items()]
     status = status_of(match, view)

@@ -181,6 +181,14 @@ class AmbonGame:
     def view(self, state: AmbonState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
         return views.view(self.data, state, side, secrets)
 
+    def warnings(self, before: AmbonState, after: AmbonState, side: str) -> list[str]:
+        """What ``side``'s message would bring about that the rules allow but
+        penalise: hexes left overstacked (9.0,
+        :func:`pbem.games.ambon.movement.overstacking_warnings`)."""
+        from pbem.games.ambon.movement import overstacking_warnings
+
+        return overstacking_warnings(self.data, before, after, side)
+
     def check_seals(self, state: AmbonState, side: str, store: Mapping[str, str]) -> list[str]:
         """The owner's client checks its sealed values before sending (4.1, 14.2)."""
         return views.check_seals(self.data, state, side, store)

@@ -193,6 +193,47 @@ def overstacking(data: "AmbonData", state: AmbonState, where: str) -> str:
     return ""
 
 
+def overstacking_warnings(data: "AmbonData", before: AmbonState, after: AmbonState, side: str) -> list[str]:
+    """9.0: the hexes holding ``side``'s units that a message would leave
+    overstacked -- among those whose pieces it changes -- each with its
+    units (HQs not counted, detachments and concealed pieces 0.5), their
+    count and the penalty:
+    ``9.0: 2007 would hold 4 units (Kure-1, Kure-2, Kure-3, Kure-MG; Kure-HQ
+    not counted): functionally overstacked, every CF halved``.
+    Concealed pieces count as the state counts them (:meth:`AmbonData.spec`)."""
+
+    def by_hex(state: AmbonState) -> dict[str, tuple[str, ...]]:
+        found: dict[str, list[str]] = {}
+        for p in state.on_map():
+            found.setdefault(p.where, []).append(p.id)
+        return {where: tuple(sorted(ids)) for where, ids in found.items()}
+
+    then, now = by_hex(before), by_hex(after)
+    warnings = []
+    for where in sorted(h for h, ids in now.items() if ids != then.get(h)):
+        pieces = after.at(where)
+        level = overstacking(data, after, where)
+        if not level or not any(p.side == side for p in pieces):
+            continue
+        weights = [(p.id, data.spec(p).stacking) for p in pieces]
+        counted = [pid if weight == 1 else f"{pid} as {_units(weight)}" for pid, weight in weights if weight]
+        free = [pid for pid, weight in weights if not weight]
+        count = stacking_count(data, pieces)
+        units = ", ".join(counted) + (f"; {', '.join(free)} not counted" if free else "")
+        if level == "functional":
+            factor = Fraction(data.value("functional_overstack_factor"))
+            what = "functionally overstacked, every CF " + ("halved" if factor == Fraction(1, 2) else f"times {factor}")
+        else:
+            what = f"physically overstacked, no unit may attack and every CF is {data.value('physical_overstack_cf')}"
+        warnings.append(f"9.0: {where} would hold {_units(count)} unit{'' if count == 1 else 's'} ({units}): {what}")
+    return warnings
+
+
+def _units(count: Fraction) -> str:
+    """A stacking count in words: ``4``, ``3.5``."""
+    return str(int(count)) if count.denominator == 1 else f"{float(count):g}"
+
+
 def path_to(data: "AmbonData", state: AmbonState, unit_id: str, goal: str, left: int) -> list[str]:
     """7.0: the cheapest legal path of ``unit_id`` from its hex to ``goal``
     with ``left`` half-MP, by the costs of :func:`movement_cost` (terrain,

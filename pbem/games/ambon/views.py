@@ -92,8 +92,10 @@ MARKER_NAMES = {  # marker -> [mark on the map, short, long] (pbem.render.hexmap
     "OOS": ["o", "OOS", "out of supply: disrupted, may not recover (13.0)"],
     "disrupted": ["d", "disrupted", "disrupted (2.2.1, 11.3)"],
     "beachhead": ["b", "beachhead", "beachhead: landing hex, supply source (6.5, 13.1)"],
-    "-2mp": ["m", "-2 MP", "landed on a mined beach: -2 MP this turn (6.2)"],
-    "no-move": ["n", "no move", "landed on a mined beach: no move this turn (6.2)"],
+    # the landing table's result (6.2; 6.3 once a beach's concealed pieces prove dummies), not a mine:
+    # a mine only takes 1 from the landing die (6.1)
+    "-2mp": ["m", "-2 MP", "landing penalty (landing table 6.2/6.3, not a mine): -2 MP this turn"],
+    "no-move": ["n", "no move", "landing penalty (landing table 6.2/6.3, not a mine): no move this turn"],
     "opposed": ["x", "opposed landing", "opposed landing: no move, bombardment or attack this turn (6.3)"],
 }
 
