@@ -72,7 +72,8 @@ def test_11_0_a_kure_machine_gun_company_defending_is_minus_1_even_disrupted():
     state = position(phase="allied-combat", positions={"AUS-A": "1508", "Kure-MG": "1608", "Kure-1": "1608"},
                      disrupted=["Kure-MG"])
     _, texts = fight(state, ALLIED, [{"attack": "1608", "with": ["AUS-A"]}], ("1608", 3))
-    assert combat_line(texts, "1608") == "combat at 1608: 4 against 7 = 1:2; roll 3 -1 (Kure-MG defends (11.0)) = 2 -> 1/0"
+    assert combat_line(texts, "1608") == ("combat at 1608: 4 against 7 = 1:2; roll 3 -1 (Kure-MG defends (11.0)) = 2 -> 1/0; "
+        "counted: AUS-A 4 = 4 against Kure-1 5 + Kure-MG 2 = 7")  # 11.0: a disrupted unit's back-side CF
 
 
 def test_11_0_aus_engineers_minus_1_with_the_town_and_11_1_the_attackers_hq_plus_1():
@@ -80,7 +81,7 @@ def test_11_0_aus_engineers_minus_1_with_the_town_and_11_1_the_attackers_hq_plus
     _, texts = fight(state, JAPANESE, [{"attack": "1412", "with": ["1.A", "1.B"], "hq": "228-HQ"}], ("1412", 3))
     assert combat_line(texts, "1412") == (
         "combat at 1412: 12 against 2 = 6:1; roll 3 -1 (attacking a town (11.2)) +1 (attacker's HQ support (11.1)) "
-        "-1 (AUS-Eng defends (11.0)) = 2 -> 0/1r")
+        "-1 (AUS-Eng defends (11.0)) = 2 -> 0/1r; counted: 1.A 6 + 1.B 6 = 12 against AUS-Eng 2 = 2")
 
 
 def test_11_1_both_hqs_supporting_cancel_out():
@@ -91,7 +92,7 @@ def test_11_1_both_hqs_supporting_cancel_out():
     assert "AUS-HQ supports the defence of 1313 (standing instruction)" in texts
     assert combat_line(texts, "1313") == (
         "combat at 1313: 12 against 4 = 3:1; roll 4 +1 (attacker's HQ support (11.1)) -1 (defender's HQ support (11.1)) "
-        "= 4 -> 0/1r")
+        "= 4 -> 0/1r; counted: 1.A 6 + 1.B 6 = 12 against AUS-A 4 = 4")
 
 
 # --------------------------------------------------------------------------- 9.0 stacking in combat

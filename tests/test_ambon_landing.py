@@ -100,7 +100,9 @@ def test_6_3_artillery_presence_is_ignored_for_landing_combat():
                     .updated(ALLIED, {"retreat": "retreat", "retreat-to": "toward-friends"}))
     result = play(state, JAPANESE, [{"land": "fw-amahusu"}], [6, 3])  # 12:3 = 4:1, 3 -> 1/1r
     t = texts(result)
-    assert "landing combat on 1213 at 1 CS: 12 against 3 = 4:1; roll 3 -> 1/1r" in t
+    # the counted units name the gun left out
+    assert "landing combat on 1213 at 1 CS: 12 against 3 = 4:1; roll 3 -> 1/1r; counted: 2.A 6 + 2.B 6 = 12 " \
+           "(2.D: artillery, ignored, 6.3) against NEI-1.B 3 = 3" in t
     assert "Japanese hit: 2.A is disrupted (standing instruction)" in t  # the loss order names 2.D first: it is not in the combat
     assert result.state.piece("2.D").where == "fw-amahusu" and not result.state.piece("2.D").disrupted
 

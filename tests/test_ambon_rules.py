@@ -350,7 +350,9 @@ def test_15_0_landings_liang_and_laha():
     # Laha: 2 real + 1 dummy mine, two detachments -> opposed, -2, 5 -> 3: landing combat at half CS
     assert "landing on 0713: roll 5 -2 (2 real mine(s)) = 3 -> landing combat at 1/2 attacker CS" in t
     # 3 x 6/2 = 9 against two detachments (2): 4.5:1 -> 4:1, roll 3 -> 1/1r
-    assert "landing combat on 0713 at 1/2 CS: 9 against 2 = 4:1; roll 3 -> 1/1r" in t
+    # 15.0: "the Japanese CS total is (6/2 x 3) = 9; the Dutch defense strength is 2"
+    assert "landing combat on 0713 at 1/2 CS: 9 against 2 = 4:1; roll 3 -> 1/1r; counted: 228-HQ 0 (an HQ: no CF, 2.2.1) + " \
+           "3.A 6 x 1/2 + 3.B 6 x 1/2 + 3.C 6 x 1/2 = 9 (3.D: artillery, ignored, 6.3) against X3 1 + X4 1 = 2" in t
     assert "Allied hit: X3 is eliminated (standing instruction)" in t
     assert any(x.startswith("X4 retreats to 0813") for x in t)
     assert "Japanese hit: 3.A is disrupted (standing instruction)" in t

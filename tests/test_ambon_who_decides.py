@@ -58,7 +58,7 @@ def test_11_0_combats_are_resolved_in_declared_order_with_the_choices_between_th
     state = position({ALLIED: {"hq-support": "never"}, JAPANESE: {"advance": "never"}}, **BUSY)
     state, _ = message(state, JAPANESE, 5, ATTACKS)
     state, t = roll(state, "combat 1511", 3)  # 12 against 3 = 4:1, 3 -> 1/1r
-    assert "combat at 1511: 12 against 3 = 4:1; roll 3 -> 1/1r" in t
+    assert "combat at 1511: 12 against 3 = 4:1; roll 3 -> 1/1r; counted: 1.A 6 + 1.B 6 = 12 against NEI-1.B 3 = 3" in t
     assert [(d.side, d.kind) for d in decisions(state)] == [(ALLIED, "losses")]
     assert not state.piece("NEI-1.B").disrupted  # its hit is applied with its retreat, once the owner has answered
     state, t = roll(state, "combat 1512", 1)

@@ -315,7 +315,7 @@ def test_asl_closing_template_offers_the_reveals_only(players, tmp_path):
 def test_ambon_the_template_says_every_standing_instruction_in_effect_or_what_happens_without():
     """Issue 17, DESIGN 4.3: nothing is decided silently -- each standing
     instruction is shown as set, or with what pbem does while it is not
-    (11.3's default policy for hits and retreats, 11.1/11.4 asked, 3.2 asked)."""
+    (11.3's choices, 11.1/11.4 and 3.2: asked; issue 26: never a silent default)."""
     from pbem.games.ambon import GAME
 
     state = GAME.scenario_state({**tomllib.loads(POSITION_15_0.read_text()),
@@ -324,7 +324,7 @@ def test_ambon_the_template_says_every_standing_instruction_in_effect_or_what_ha
     notes = "\n".join(section.notes)
     assert "  retreat (11.3): 'hit', as you set it" in notes and "  losses (11.3): '3.C 3.A', as you set it" in notes
     assert "  advance (11.4): not set -- each advance after your combat is asked of you" in notes
-    assert "retreat-to (11.3): not set -- a retreat goes to the hex 11.3 prefers" in notes
+    assert "retreat-to (11.3): not set -- where a retreat may go to more than one hex, you are asked" in notes
     assert "surrender" not in notes  # 3.2 is the Allies' decision
     allied = next(s for s in template(GAME, state, "allied").sections if s.title.startswith("Standing instructions"))
     assert any(n.startswith("  surrender (3.2): not set") for n in allied.notes)

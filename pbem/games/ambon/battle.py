@@ -240,27 +240,35 @@ def attack_strength(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[Fr
     halve it (it is being attacked this phase), a defender that moves in from
     elsewhere does, and a dummy revealed and removed before the combat no
     longer does."""
+    terms = attack_terms(data, state, b)
+    return sum((t.counted for t in terms), Fraction(0)), [n for t in terms for n in t.why]
+
+
+def attack_terms(data: "AmbonData", state: AmbonState, b: Battle) -> list[combat.Term]:
+    """Each attacker's printed CF and the CF counted, with every halving and
+    why (:func:`attack_strength`)."""
     gmap = data.map
     targets = {x.target for x in state.battles}
     attacked = {uid for x in state.battles for uid in x.defenders}  # a unit attacked this phase, wherever it went
-    total, notes = Fraction(0), []
     level_factor = data.value("functional_overstack_factor")
+    terms = []
     for uid in b.attackers:
         p = state.piece(uid)
         if not p.on_map:
             continue
-        cf = data.spec(p).combat
+        printed = cf = data.spec(p).combat
+        why = []
         if movement.overstacking(data, state, p.where) == "functional":
             cf *= level_factor
-            notes.append(f"{uid} halved (functional overstacking, 9.0)")
+            why.append(f"{uid} halved (functional overstacking, 9.0)")
         h = gmap.hex(p.where)
         engaged = [e for e in movement.zoc_sources(data, state, other(b.side), h)
                    if e.where not in targets and e.id not in attacked]
         if engaged:
             cf *= data.value("unengaged_ezoc_factor")
-            notes.append(f"{uid} halved (in the EZOC of {engaged[0].id} in {engaged[0].where}, which nobody attacks: 11.0)")
-        total += cf
-    return total, notes
+            why.append(f"{uid} halved (in the EZOC of {engaged[0].id} in {engaged[0].where}, which nobody attacks: 11.0)")
+        terms.append(combat.Term(uid, printed, cf, tuple(why)))
+    return terms
 
 
 def rolled(data: "AmbonData", state: AmbonState, b: Battle, die: int) -> tuple[AmbonState, list[Event]]:
@@ -328,13 +336,16 @@ def _read_crt(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[AmbonSta
         b = replace(b, stage=CombatStage.DONE)
         return _with_battle(state, b), b, [
             Event("11.0", f"the combat at {b.target} lapses: {'no defender' if not defenders else 'no attacker'} is left")]
-    attack, notes = attack_strength(data, state, b)
+    terms = attack_terms(data, state, b)
+    attack = sum((t.counted for t in terms), Fraction(0))
     across = [p.where for p in attackers]
     odds = combat.odds(data, state, attack, defenders, b.target, across=across,
                        hq={"attacker": bool(b.attacker_hq), "defender": bool(b.defender_hq)})
     rolled_ = combat.roll_on_crt(data, odds, b.die)
-    event = Event("11.0", f"combat at {b.target}: {rolled_.describe()}" + "".join(f"; {n}" for n in notes),
-                  {"target": b.target, **rolled_.data()})
+    event = Event("11.0", f"combat at {b.target}: {rolled_.describe()}" + "".join(f"; {n}" for t in terms for n in t.why)
+                  + f"; counted: {combat.counted(terms)} against {combat.counted(combat.defence_terms(data, state, defenders))}",
+                  {"target": b.target, **rolled_.data(), "attackers": [t.data() for t in terms],
+                   "defenders": [t.data() for t in combat.defence_terms(data, state, defenders)]})
     fight = Fight(b.target, b.side, b.attackers, rolled_.result, tuple(p.id for p in defenders))
     b = replace(b, fight=fight)
     return _with_battle(state, b), b, [event]

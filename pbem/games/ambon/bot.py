@@ -118,6 +118,9 @@ class AmbonBot:
         if self.rng is not None:
             state = self._extend(state, side, seq, doc, self._decisions(side))
             state = self._extend(state, side, seq, doc, self._defensive_bombardments(side))
+        else:  # 11.3 choices its standing instructions did not make (a game it joined mid-way): its own policy
+            state = self._extend(state, side, seq, doc, self._plain_losses(side))
+        if self.rng is not None:
             state = self._extend(state, side, seq, doc, self._voluntary_reveals(side), skip=0.0)
         if state.phase == LANDING and side == JAPANESE and not state.landings:
             state = self._extend(state, side, seq, doc, self._landings, skip=0.05)
@@ -387,7 +390,22 @@ class AmbonBot:
 
         return lambda current: list(generate(current))
 
+    def _plain_losses(self, side: str):
+        """11.3: the deterministic bot's answer to an open choice of ``side``:
+        the protect-hq policy's units, retreating toward friends."""
+
+        def generate(current: AmbonState):
+            for due in self.game.awaiting(current):
+                if isinstance(due, DecisionDue) and due.side == side and due.kind == "losses":
+                    yield from self._answer_losses(current, _decision_target(due), None)
+
+        return lambda current: list(generate(current))
+
     def _losses(self, current: AmbonState, target: str):
+        """11.3: a random answer (:meth:`_answer_losses` with the bot's rng)."""
+        return self._answer_losses(current, target, self.rng)
+
+    def _answer_losses(self, current: AmbonState, target: str, rng: random.Random | None):
         """11.3: a random answer to an open choice of losses and retreat: the
         units taking the hits in random order, a random answer to an r and
         random retreat hexes among those 11.3 allows (tried: one that does
@@ -403,16 +421,21 @@ class AmbonBot:
         b = b.fight
         units = list(choices["units"])
         if choices["hits"]:
-            self.rng.shuffle(units)
+            if rng is not None:
+                rng.shuffle(units)
             pieces = [current.piece(u) for u in units]
-            victims = combat.choose_victims(self.data, pieces, choices["hits"], standing=" ".join(units))
+            order = " ".join(units) if rng is not None else combat.PROTECT_HQ
+            victims = combat.choose_victims(self.data, pieces, choices["hits"], standing=order)
             names = [u for u, why in victims or () if why != combat.NO_CHOICE]
             if names:
                 yield {"losses": names, "target": target}
         if b.waiting != b.side and choices["retreat"]:
             hexes = sorted({h for found in choices["hexes"].values() for h in found})
-            self.rng.shuffle(hexes)
-            answer = "hit" if choices["retreat"] == "r" and self.rng.random() < 0.3 else "retreat"
+            if rng is not None:
+                rng.shuffle(hexes)
+            else:  # each unit's first (the hex 11.3 prefers, toward friends)
+                hexes = list(dict.fromkeys(found[0] for found in choices["hexes"].values() if found))
+            answer = "hit" if choices["retreat"] == "r" and rng is not None and rng.random() < 0.3 else "retreat"
             yield {"retreat": answer, "target": target, **({"to": " ".join(hexes)} if hexes else {})}
 
     def _defensive_bombardments(self, side: str):

@@ -73,19 +73,50 @@ def clamp_column(data: "AmbonData", ratio: tuple[int, int]) -> str:
     return best
 
 
-def defence_strength(data: "AmbonData", state: AmbonState, pieces: list[Piece]) -> Fraction:
+@dataclass(frozen=True)
+class Term:
+    """One unit's part in a combat's strength: its printed CF and the CF
+    counted, with why they differ (each halving, in words citing the rule)."""
+
+    unit: str
+    printed: Fraction
+    counted: Fraction
+    why: tuple[str, ...] = ()
+
+    def data(self) -> dict:
+        return {"unit": self.unit, "cf": str(self.printed), "counted": str(self.counted), "why": list(self.why)}
+
+
+def counted(terms: list[Term]) -> str:
+    """``"3.A 6 + 3.B 6 + 3.C 3 (6 halved) = 15"``: the units a strength counts."""
+    parts = [f"{t.unit} 0 (an HQ: no CF, 2.2.1)" if not t.printed else
+             f"{t.unit} {fmt(t.counted)}" + (f" ({fmt(t.printed)} halved)" if t.counted * 2 == t.printed and t.why
+                                             else f" ({fmt(t.printed)} made {fmt(t.counted)})" if t.why else "")
+             for t in terms]
+    return " + ".join(parts) + f" = {fmt(sum((t.counted for t in terms), Fraction(0)))}"
+
+
+def defence_terms(data: "AmbonData", state: AmbonState, pieces: list[Piece]) -> list[Term]:
     """9.0: functional overstacking halves every CF; physical makes each 1 --
     each CF: an HQ has none (2.2.1, 11.1 "HQ units have no CF") and gets none."""
     level = movement.overstacking(data, state, pieces[0].where) if pieces else ""
-    total = Fraction(0)
+    terms = []
     for p in pieces:
-        cf = data.spec(p).combat
+        printed = cf = data.spec(p).combat
+        why: tuple[str, ...] = ()
         if level == "functional":
             cf *= data.value("functional_overstack_factor")
+            why = (f"{p.id} halved (functional overstacking, 9.0)",) if printed else ()
         elif level == "physical" and not data.spec(p).hq:
             cf = Fraction(data.value("physical_overstack_cf"))
-        total += cf
-    return total
+            why = (f"{p.id} counts {fmt(cf)} (physical overstacking, 9.0)",)
+        terms.append(Term(p.id, printed, cf, why))
+    return terms
+
+
+def defence_strength(data: "AmbonData", state: AmbonState, pieces: list[Piece]) -> Fraction:
+    """9.0: the defenders' CF (:func:`defence_terms`)."""
+    return sum((t.counted for t in defence_terms(data, state, pieces)), Fraction(0))
 
 
 def odds(

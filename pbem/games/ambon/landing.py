@@ -406,8 +406,18 @@ def resolve_combat(data: "AmbonData", state: AmbonState, lc: LandingCombat) -> t
         defenders = [p for p in state.at(lane.target) if p.side == ALLIED]
         odds = combat.odds(data, state, attack, defenders, lane.target, hq={"defender": bool(lc.defender_hq)})
         rolled = combat.roll_on_crt(data, odds, lc.die)
-        events.append(Event("6.3", f"landing combat on {lane.target} at {lc.factor} CS: {rolled.describe()}",
-                            {"lane": lc.lane, **rolled.data()}))
+        at = f" x {lc.factor}" if factor != 1 else ""
+        landed = [combat.Term(p.id, data.spec(p).combat, data.spec(p).combat * factor) for p in fighting]
+        against = combat.defence_terms(data, state, defenders)
+        ignored = [u for u in units if u not in {p.id for p in fighting}]
+        events.append(Event("6.3", f"landing combat on {lane.target} at {lc.factor} CS: {rolled.describe()}; counted: "
+                                   + " + ".join(f"{t.unit} {combat.fmt(t.printed)}{at}" if t.printed else
+                                                f"{t.unit} 0 (an HQ: no CF, 2.2.1)" for t in landed)
+                                   + f" = {combat.fmt(attack)}"
+                                   + (f" ({', '.join(ignored)}: artillery, ignored, 6.3)" if ignored else "")
+                                   + f" against {combat.counted(against)}",
+                            {"lane": lc.lane, **rolled.data(), "attackers": [t.data() for t in landed],
+                             "defenders": [t.data() for t in against]}))
         lc = replace(lc, fight=Fight(lane.target, JAPANESE, tuple(p.id for p in fighting), rolled.result,
                                      tuple(p.id for p in defenders), names=("Allied", "Japanese"),
                                      label="landing combat on"))
