@@ -190,3 +190,14 @@ def test_11_0_an_open_support_decision_keys_every_die_of_the_batch_by_the_defend
     due = GAME.awaiting(state)
     assert [d.kind for d in due if isinstance(d, DecisionDue)] == ["hq-support"]
     assert [(d.label, d.key_seq) for d in due if isinstance(d, DiceDue)] == [("combat 1512", 6)]
+
+
+def test_11_3_the_typed_lines_of_pbem_play_and_pbem_solo_answer_the_choice():
+    """At the terminal: ``losses UNIT ... [HEX]`` and ``retreat [hit] [to HEX ...] [HEX]``."""
+    from pbem.games.ambon.solo import parse_line
+
+    assert parse_line("losses NEI-2.B X2 1609") == {"losses": ["NEI-2.B", "X2"], "target": "1609"}
+    assert parse_line("retreat hit 1609") == {"retreat": "hit", "target": "1609"}
+    assert parse_line("retreat 1609 to 1708 1607") == {"retreat": "retreat", "to": "1708 1607", "target": "1609"}
+    parsed = GAME.parse_orders({"order": [parse_line("retreat to 1708")]}, ALLIED).public
+    assert parsed == ({"type": "retreat", "answer": "retreat", "to": "1708"},)
