@@ -205,7 +205,7 @@ def test_11_3_retreat_next_to_a_concealed_unit_reveals_it_and_a_dummy_cancels_th
 
     state = GAME.scenario_state(dict(turn=3, phase="allied-combat", positions={"3.A": "1608"}, concealed={"X1": "1407"}))
     state, events = retreat.retreat_units(GAME.data, state, [state.piece("3.A")], "R",
-                                          frozenset(["1607", "1707", "1609", "1508", "1708"]), fallback=False)
+                                          frozenset(["1607", "1707", "1609", "1508", "1708"]))
     texts_ = [e.text for e in events]
     assert "3.A retreats to 1507 into an enemy ZOC" in texts_
     assert "X1 must be revealed (3.A retreated next to it)" in texts_

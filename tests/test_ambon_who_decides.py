@@ -201,3 +201,24 @@ def test_11_3_the_typed_lines_of_pbem_play_and_pbem_solo_answer_the_choice():
     assert parse_line("retreat 1609 to 1708 1607") == {"retreat": "retreat", "to": "1708 1607", "target": "1609"}
     parsed = GAME.parse_orders({"order": [parse_line("retreat to 1708")]}, ALLIED).public
     assert parsed == ({"type": "retreat", "answer": "retreat", "to": "1708"},)
+
+
+def test_14_3_a_forced_retreat_after_a_bombardment_is_its_owners_choice_of_hex():
+    """14.3: "If the bombardment hits, those units must retreat": where, among
+    the hexes 11.3 allows, is the owner's -- asked, since no message could
+    answer before the die, and never chosen by pbem."""
+    from pbem.games.ambon import rolls
+
+    state = position({}, turn=3, phase="japanese-bombardment", options=["14.3"], disrupted=["NEI-1.B"],
+                     positions={"1.A": "1611", "NEI-1.B": "1511"})
+    state, events = rolls.forced_retreat(GAME.data, state, state.piece("NEI-1.B"))
+    assert [e.text for e in events] == ["NEI-1.B must retreat from 1511 (14.3): its owner chooses the hex "
+                                        "(1512 or 1412; 11.3)"]
+    due = decisions(state)
+    assert [(d.side, d.kind, d.options) for d in due] == [(ALLIED, "retreat", ("1512", "1412"))]
+    assert phases.blocker(GAME.data, state) == "allied has not chosen where NEI-1.B retreats (14.3)"
+    with pytest.raises(IllegalOrderError, match="14.3: NEI-1.B must retreat"):
+        message(state, ALLIED, 6, [{"retreat": "hit"}])
+    state, t = message(state, ALLIED, 6, [{"retreat": "retreat", "to": "1412"}])
+    assert t[:2] == ["allied chooses where NEI-1.B retreats: 1412", "NEI-1.B retreats to 1412 (owner's choice)"]
+    assert state.piece("NEI-1.B").where == "1412" and not state.pending_retreats

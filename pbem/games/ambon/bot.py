@@ -387,6 +387,8 @@ class AmbonBot:
                     yield {"advance": units, **where}
                 elif due.kind == "losses":
                     yield from self._losses(current, target)
+                elif due.kind == "retreat":  # 14.3: a forced retreat's hex
+                    yield {"retreat": "retreat", "to": self.rng.choice(due.options), **where}
 
         return lambda current: list(generate(current))
 
@@ -398,6 +400,9 @@ class AmbonBot:
             for due in self.game.awaiting(current):
                 if isinstance(due, DecisionDue) and due.side == side and due.kind == "losses":
                     yield from self._answer_losses(current, _decision_target(due), None)
+                elif isinstance(due, DecisionDue) and due.side == side and due.kind == "retreat" and due.options:
+                    target = _decision_target(due)
+                    yield {"retreat": "retreat", "to": due.options[0], **({"target": target} if target else {})}
 
         return lambda current: list(generate(current))
 

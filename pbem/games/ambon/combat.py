@@ -337,14 +337,10 @@ def take_hits(state: AmbonState, data: "AmbonData", victims: list[tuple[str, str
 
 
 def apply_hits(data: "AmbonData", state: AmbonState, pieces: list[Piece], hits: int, who: str) -> tuple[AmbonState, list[Event], list[str]]:
-    """11.3 where only one unit can take each hit (the extra hit of a retreat,
-    or one refused) or where no message can answer (a landing combat of 6.3,
-    see :mod:`.landing`): the owner's standing ``losses``, else the
-    :data:`PROTECT_HQ` policy -- its events say "pbem's default policy"."""
+    """11.3's hits where only one unit can take them: the extra hit of a
+    retreat into an EZOC, of a retreat refused or impossible (the unit
+    itself).  Hits with a choice of units go through :func:`choose_victims`."""
     alive = [state.piece(p.id) for p in pieces if state.piece(p.id).where != ELIMINATED]
-    side = alive[0].side if alive else ""
-    victims = choose_victims(data, alive, hits, standing=state.standing.get(side, "losses"))
-    if victims is None:
-        victims = [(uid, "pbem's default policy: no standing losses instruction")
-                   for uid, _ in choose_victims(data, alive, hits, standing=PROTECT_HQ) or []]
-    return take_hits(state, data, victims, who)
+    if len(alive) > 1:
+        raise ValueError(f"apply_hits: {len(alive)} units could take the hits; the owner chooses (choose_victims)")
+    return take_hits(state, data, [(p.id, NO_CHOICE) for p in alive for _ in range(min(hits, capacity(data, alive)))], who)

@@ -44,6 +44,8 @@ def ordered(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[Ambo
         return battle.decide_support(data, state, side, order["hq"], order.get("target"), action.seq)
     if kind == "advance":
         return battle.advance(data, state, side, list(order["units"]), order.get("target"))
+    if kind == "retreat" and any(state.piece(r.unit).side == side for r in state.pending_retreats):
+        return _bombarded_retreat(data, state, side, order)
     if kind in ("losses", "retreat"):  # 11.3: an owner's answer to a landing combat's or a combat's results
         answer = landing.answer if landing.awaiting_choice(state, side) else battle.answer
         if kind == "losses":
@@ -64,6 +66,23 @@ def ordered(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[Ambo
     state, events = phases.reach(data, state, phase, side, action.index, kind)
     state, more = handler(data, state, action)
     return replace(state, acted=True), events + more
+
+
+def _bombarded_retreat(data: "AmbonData", state: AmbonState, side: str, order: dict) -> tuple[AmbonState, list[Event]]:
+    """14.3: the owner's hex for a unit a bombardment hit (``retreat =
+    "retreat"  to = HEX``, ``target`` = the unit's hex when several wait)."""
+    from pbem.games.ambon import rolls
+
+    waiting = [state.piece(r.unit) for r in state.pending_retreats if state.piece(r.unit).side == side
+               and (order.get("target") is None or state.piece(r.unit).where == order["target"])]
+    if len(waiting) != 1:
+        raise illegal("14.3", "say which unit's retreat this answers (target = its hex): retreats waiting from "
+                              + ", ".join(state.piece(r.unit).where for r in state.pending_retreats))
+    if order["answer"] != "retreat" or not order.get("to"):
+        raise illegal("14.3", f"{waiting[0].id} must retreat (14.3: no extra hit can refuse it): "
+                              f"retreat = \"retreat\"  to = HEX")
+    state, events = rolls.forced_retreat(data, state, waiting[0], order["to"])
+    return state, [Event("14.3", f"{side} chooses where {waiting[0].id} retreats: {order['to']}")] + events
 
 
 def _place(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:

@@ -48,6 +48,9 @@ def blocker(data: "AmbonData", state: AmbonState) -> str:
         return "recovery checks are not resolved"
     if state.surrender_offered:
         return "the Allies have not decided whether to surrender (3.2)"
+    if state.pending_retreats:
+        unit = state.piece(state.pending_retreats[0].unit)
+        return f"{unit.side} has not chosen where {unit.id} retreats (14.3)"
     if state.pending_hits:
         return f"{state.pending_hits[0].unit}'s extra retreat hit waits for reveals"
     open_battles = [b for b in state.battles if b.stage is not CombatStage.DONE]

@@ -56,7 +56,7 @@ def settle(data: "AmbonData", state: AmbonState, fight: Fight,
             decided = True
             if kind and survivors:
                 moved = retreat.retreat_units(data, state, survivors, kind, busy, refuse=held.answer("retreat"),
-                                              to=held.answer("to"), fallback=False, where=where)
+                                              to=held.answer("to"), where=where)
                 decided = moved is not None
                 if decided:
                     state, more = moved
@@ -106,7 +106,7 @@ def _retreat_decided(data: "AmbonData", state: AmbonState, fight: Fight, victims
         return True
     _, _, kind = combat.parse_result(fight.result)
     return retreat.retreat_units(data, trial, survivors, kind, busy, refuse=fight.answer("retreat"),
-                                 to=fight.answer("to"), fallback=False, where=f" at {fight.target}") is not None
+                                 to=fight.answer("to"), where=f" at {fight.target}") is not None
 
 
 def what_is_open(state: AmbonState, fight: Fight) -> str:

@@ -76,7 +76,7 @@ TOWARD_FRIENDS = "toward-friends"
 
 def retreat_units(data: "AmbonData", state: AmbonState, pieces: list[Piece], kind: str,
                   busy: frozenset[str] = frozenset(), *, refuse: str | None = None, to: str | None = None,
-                  fallback: bool = True, where: str = "") -> tuple[AmbonState, list[Event]] | None:
+                  where: str = "") -> tuple[AmbonState, list[Event]] | None:
     """11.3: ``r`` -- retreat one hex or refuse with an extra hit; ``R`` --
     must retreat.  Into an EZOC only when no other hex is legal, with an
     extra hit; with no legal hex, an extra hit instead.
@@ -88,14 +88,11 @@ def retreat_units(data: "AmbonData", state: AmbonState, pieces: list[Piece], kin
     answer, hexes in order of preference, else their standing
     ``retreat-to``: hexes, and or only :data:`TOWARD_FRIENDS`, the first
     hex 11.3 prefers, ties toward friendly units, then by hex number).
-    When neither decides a choice that is theirs: None (the combat waits
-    for their message) -- or, with ``fallback`` (where no message can
-    answer: 14.3's bombardment), :data:`TOWARD_FRIENDS` and retreating,
-    with events that say it was pbem's default policy.  A unit that
+    When neither decides a choice that is theirs: None (the combat, or
+    14.3's forced retreat, waits for their message).  A unit that
     retreats enters its new hex with every effect of entering
     (:mod:`entering`: 3.1 control, 6.5 beachheads, 7.2 and 8.0 reveals)."""
     events: list[Event] = []
-    default = "pbem's default policy: no standing instruction"
     for piece in pieces:
         piece = state.piece(piece.id)
         options = retreat_options(data, state, piece, busy)
@@ -108,9 +105,7 @@ def retreat_units(data: "AmbonData", state: AmbonState, pieces: list[Piece], kin
             if answer is None:
                 answer, why = state.standing.get(piece.side, "retreat"), "standing instruction"
             if answer is None:
-                if not fallback:
-                    return None
-                answer, why = "retreat", default
+                return None
             if answer == "hit":
                 state, more, _ = combat.apply_hits(data, state, [piece], 1, f"refusing the retreat ({why}): extra")
                 events += more
@@ -121,9 +116,7 @@ def retreat_units(data: "AmbonData", state: AmbonState, pieces: list[Piece], kin
         else:
             target, chosen = _retreat_hex(state, piece, choices, to, where)
             if target is None:
-                if not fallback:
-                    return None
-                target, chosen = choices[0], f" ({default})"
+                return None
         into_ezoc = next(e for e, _, label in options if label == target)
         state = state.with_piece(replace(piece, where=target))
         events.append(Event("11.3", f"{piece.id} retreats to {target}" + (" into an enemy ZOC" if into_ezoc else "") + chosen,

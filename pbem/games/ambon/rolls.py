@@ -111,6 +111,26 @@ def _bombarded(data: "AmbonData", state: AmbonState, b: Bombardment, die: int) -
         if piece.concealed:
             state, more = hidden.owe(state, [Reveal(pid, "14.3", f"hit by {b.unit}'s bombardment")])
         else:
-            state, more = retreat.retreat_units(data, state, [piece], "R")
+            state, more = forced_retreat(data, state, piece)
         events += more
     return state, events
+
+
+def forced_retreat(data: "AmbonData", state: AmbonState, piece: Any, to: str | None = None) -> tuple[AmbonState, list[Event]]:
+    """14.3: "If the bombardment hits, those units must retreat" -- into the
+    hex its owner chooses among those 11.3 allows (``to``: their answer;
+    else their standing ``retreat-to``); when neither decides it, the
+    retreat waits for the owner's message (a PendingRetreat)."""
+    from pbem.games.ambon import battle, retreat
+    from pbem.games.ambon.state import PendingRetreat
+
+    busy = battle.busy_hexes(state, "")
+    moved = retreat.retreat_units(data, state, [piece], "R", busy, to=to, where=f" of {piece.id}")
+    if moved is not None:
+        return replace(moved[0], pending_retreats=tuple(r for r in state.pending_retreats if r.unit != piece.id)), moved[1]
+    if any(r.unit == piece.id for r in state.pending_retreats):
+        return state, []
+    choices = retreat.retreat_choices(data, state, piece, retreat.retreat_options(data, state, piece, busy))
+    return replace(state, pending_retreats=state.pending_retreats + (PendingRetreat(piece.id),)), [
+        Event("14.3", f"{piece.id} must retreat from {piece.where} (14.3): its owner chooses the hex "
+                      f"({' or '.join(choices)}; 11.3)", {"unit": piece.id, "choices": choices})]

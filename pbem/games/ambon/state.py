@@ -226,6 +226,16 @@ class PendingHit:
 
 
 @dataclass(frozen=True)
+class PendingRetreat:
+    """14.3: a unit a bombardment hit "must retreat", and 11.3 leaves its
+    owner a choice of hexes no standing ``retreat-to`` makes: it waits for
+    their answer (``retreat = "retreat"  to = HEX``)."""
+
+    unit: str
+    rule: str = "14.3"
+
+
+@dataclass(frozen=True)
 class Reveal:
     """A reveal the rules demand (DESIGN 4.4): ``slot`` of the Allied player."""
 
@@ -263,6 +273,7 @@ class AmbonState:
     recoveries: tuple[RecoveryCheck, ...] = ()  # awaiting dice
     surrender_offered: bool = False  # 3.2: the Allied decision at the start of turn 8 is open
     pending_hits: tuple[PendingHit, ...] = ()
+    pending_retreats: tuple[PendingRetreat, ...] = ()  # 14.3: retreats whose hex their owner has not chosen
     standing: StandingTable = field(default_factory=StandingTable)
     seq: int = 0
     vp_events: tuple[tuple[str, int], ...] = ()  # (why, VP) awarded outside the final tally

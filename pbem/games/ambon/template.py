@@ -204,6 +204,17 @@ def _decisions(game: Any, state: AmbonState, side: str, out: Sections) -> None:
                          f"  (left out: nobody advances)")
             decisions.append({"kind": "advance", "target": b.target, "options": options, "rule": "11.4"})
             examples.append({"advance": options, "target": b.target})
+    for r in state.pending_retreats:
+        piece = state.piece(r.unit)
+        if piece.side != side:
+            continue
+        hexes = next(d.options for d in game.awaiting(state) if getattr(d, "kind", "") == "retreat"
+                     and piece.id in d.prompt)
+        notes.append(f"14.3 {piece.id} must retreat from {piece.where}: retreat = \"retreat\", to = one of "
+                     f"{', '.join(hexes)}, target = \"{piece.where}\"  (left out: it waits for your message)")
+        decisions.append({"kind": "retreat", "target": piece.where, "unit": piece.id, "options": list(hexes),
+                          "rule": "14.3"})
+        examples.append({"retreat": "retreat", "to": hexes[0], "target": piece.where})
     for lc in landing.awaiting_choice(state, side):
         _losses(lc.fight, landing.open_choices(data, state, lc), state, notes, examples, decisions)
     if state.surrender_offered and side == ALLIED:
