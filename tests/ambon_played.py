@@ -610,6 +610,42 @@ class ActionReplay:
         self.check_moves(before, after, action, events)
         self.check_stacking(before, after, action, events)
         self.check_supply_marks(before, after, events)
+        self.check_losses(before, after, events)
+
+    # ------------------------------------------------------------------ 11.3: who decides
+
+    def check_losses(self, before: Any, after: Any, events: list[Event]) -> None:
+        """Issue 26: no choice of 11.3 is made for a player.  A hit or a
+        retreat that says "(standing instruction)" has one behind it; nothing
+        is ever decided by "default policy"; and the shipped policy
+        ("protect-hq") never eliminates an HQ while another unit of the
+        fight survives it (the units in its hex or box, artillery aside)."""
+        old, new = pieces(before), pieces(after)
+        for e in events:
+            if "default policy" in e.text:
+                self.bad("losses", f"a choice was made by pbem's default policy: {e.text}")
+            if e.rule not in ("11.3", "14.3") or "(standing instruction)" not in e.text:
+                continue
+            unit = e.data.get("unit")
+            if unit is None:
+                continue
+            side = old[unit].side
+            kind = ("retreat" if e.text.startswith("refusing the retreat (standing instruction)")
+                    else "losses" if " hit: " in e.text else "retreat-to" if "retreats to" in e.text else "retreat")
+            if after.standing.get(side, kind) is None:
+                self.bad("losses", f"{e.text!r} says a standing instruction decided it, and {side} has no "
+                                   f"standing {kind}")
+            if kind != "losses" or "eliminated" not in e.text or not self.rules.spec(before, unit).hq:
+                continue
+            if after.standing.get(side, "losses") != "protect-hq":
+                continue
+            where = old[unit].where
+            spared = [p.id for p in old.values() if p.side == side and p.where == where and p.id != unit
+                      and not self.rules.spec(before, p.id).hq and not self.rules.spec(before, p.id).artillery
+                      and new[p.id].where != "eliminated"]
+            if spared:
+                self.bad("losses", f"protect-hq eliminated {unit} in {where} while {', '.join(spared)} could have "
+                                   f"taken the hit ({e.text})")
 
     # ------------------------------------------------------------------ dice
 

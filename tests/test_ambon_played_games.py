@@ -347,3 +347,29 @@ def test_11_4_an_advance_left_open_says_so():
     state, events = GAME.apply(state, MessageEnd(JAPANESE, 4))
     assert state.piece("3.A").where == "1608"
     assert any(e.rule == "11.4" and "1609" in e.text for e in events), [e.sentence() for e in events]
+
+
+def test_the_losses_invariant_catches_a_choice_made_for_a_player(tmp_path):
+    """The 11.3 invariant of the played games (issue 26) is not vacuous: fed a
+    hit "decided" by a standing instruction nobody gave, a default policy's
+    hit, and protect-hq eliminating an HQ beside a unit that survives, it
+    reports each."""
+    from ambon_played import ActionReplay, PlayedGame, RulesData
+    from pbem.engine.machine import replace
+    from pbem.games.ambon.state import ALLIED, ELIMINATED
+
+    played = PlayedGame(seed=0, options=(), directory=tmp_path)
+    judge_ = ActionReplay(GAME, played, RulesData(GAME), {})
+    before = GAME.scenario_state({"turn": 3, "phase": "japanese-combat", "disrupted": ["NEI-1.B"],
+                                  "positions": {"NEI-HQ": "1611", "NEI-1.B": "1611"}})
+    after = before.with_piece(replace(before.piece("NEI-HQ"), where=ELIMINATED))
+    judge_.check_losses(before, after, [Event("11.3", "defender hit: NEI-1.B is eliminated (standing instruction)",
+                                              {"unit": "NEI-1.B"})])
+    judge_.check_losses(before, after, [Event("11.3", "defender hit: X1 is eliminated (pbem's default policy)", {})])
+    ruled = replace(after, standing=after.standing.updated(ALLIED, {"losses": "protect-hq"}))
+    judge_.check_losses(before, ruled, [Event("11.3", "defender hit: NEI-HQ is eliminated (standing instruction)",
+                                              {"unit": "NEI-HQ"})])
+    found = [v.text for v in played.violations]
+    assert len(found) == 3
+    assert "has no standing losses" in found[0] and "default policy" in found[1]
+    assert "protect-hq eliminated NEI-HQ in 1611 while NEI-1.B could have taken the hit" in found[2]
