@@ -87,6 +87,9 @@ def test_11_3_a_refused_r_is_the_owners_answer_and_says_so():
     with pytest.raises(IllegalOrderError, match="11.3: losses at 1511: 'NEI-1.C' is not one of the units that "
                                                 "took part \\(NEI-1.B\\)"):
         message(state, ALLIED, 6, [{"losses": ["NEI-1.C"]}])
+    with pytest.raises(IllegalOrderError, match="11.3: retreat at 1511: to = '1612': NEI-1.B may retreat only into "
+                                                "1512 \\(the one hex 11.3 allows\\)"):
+        message(state, ALLIED, 6, [{"retreat": "retreat", "to": "1612"}])  # 1612 is in the attackers' ZOC
     state, t = message(state, ALLIED, 6, [{"retreat": "hit"}])
     assert "refusing the retreat (owner's choice): extra hit: NEI-1.B is eliminated" in t
 
@@ -110,7 +113,11 @@ def test_11_3_the_open_choice_is_a_decision_of_the_owner_for_pbem_watch_and_the_
     state = position({ALLIED: {"hq-support": "never"}, JAPANESE: {"advance": "never"}}, **BUSY)
     state, _ = message(state, JAPANESE, 5, ATTACKS[:1])
     state, _ = roll(state, "combat 1511", 3)
-    assert any("1511" in d and "11.3" in d for d in GAME.decisions(state, ALLIED))  # watch writes nothing for it
+    assert any("1511" in d and "11.3" in d for d in GAME.decisions(state, ALLIED))
+    from pbem.engine import contract
+
+    # pbem watch (app.watch.decisions_of) writes no message that decides something: this one waits for the player
+    assert contract.decisions_for(GAME, state, ALLIED, closing=False)
     assert not any("11.3" in d for d in GAME.decisions(state, JAPANESE))
     out = GAME.orders_template(state, ALLIED, {})
     decision = next(d for d in out.choices["decisions"] if d["kind"] == "losses")

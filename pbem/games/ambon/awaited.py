@@ -37,7 +37,7 @@ def awaiting(data: "AmbonData", state: AmbonState) -> tuple[Any, ...]:
 
                 choices = landing.open_choices(data, state, lc)
                 due.append(DecisionDue(lc.waiting, "losses", f"the results of the landing combat on {lc.fight.target} "
-                                       f"({lc.fight.result}): {results.what_is_open(state, lc.fight)}?",
+                                       f"({lc.fight.result}): {results.what_is_open(data, state, lc.fight, choices['hexes'])}?",
                                        tuple(choices["units"]), rule="11.3"))
     if state.pending_retreats:
         from pbem.games.ambon import battle, retreat
@@ -63,7 +63,7 @@ def awaiting(data: "AmbonData", state: AmbonState) -> tuple[Any, ...]:
             elif b.stage is CombatStage.LOSSES:
                 choices = battle.open_choices(data, state, b)
                 due.append(DecisionDue(b.waiting, "losses", f"the results of the combat at {b.target} ({b.result}): "
-                                       f"{battle.what_is_open(state, b)}?", tuple(choices["units"]), rule="11.3"))
+                                       f"{battle.what_is_open(data, state, b)}?", tuple(choices["units"]), rule="11.3"))
             elif b.stage is CombatStage.ADVANCE:
                 options = tuple(battle.advance_candidates(data, state, b))
                 due.append(DecisionDue(b.side, "advance", f"advance into {b.target}?", options, rule="11.4"))

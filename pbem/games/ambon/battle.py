@@ -351,9 +351,9 @@ def _read_crt(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[AmbonSta
     return _with_battle(state, b), b, [event]
 
 
-def what_is_open(state: AmbonState, b: Battle) -> str:
+def what_is_open(data: "AmbonData", state: AmbonState, b: Battle) -> str:
     """The owner's open choice at ``b``, in words."""
-    return results.what_is_open(state, b.fight)
+    return results.what_is_open(data, state, b.fight, open_choices(data, state, b)["hexes"])
 
 
 def open_choices(data: "AmbonData", state: AmbonState, b: Battle) -> dict[str, Any]:

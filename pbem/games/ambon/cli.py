@@ -47,7 +47,7 @@ def solo_ambon(directory: str) -> None:
     def show(match) -> None:
         board.print_board(out, match.game, match.view(), you="solo")
 
-    game = Solo(Path(directory), load_identity(), ask=_line, say=lambda text: out.print(text, markup=False), show=show)
+    game = Solo(Path(directory), load_identity(), ask=_line, say=lambda text: out.print(text, markup=False, soft_wrap=not out.is_terminal), show=show)
     try:
         game.run()
     except click.Abort:  # end of input or Ctrl-C: every message written so far stays

@@ -70,8 +70,9 @@ def settle(data: "AmbonData", state: AmbonState, fight: Fight,
         if not decided:
             if not (fight.asked and fight.waiting == owner):
                 fight = replace(fight, waiting=owner, asked=True, answers=answers)
+                hexes = open_choices(data, state, fight, busy)["hexes"]
                 events.append(Event("11.3", f"{fight.label} {fight.target}: {owner} chooses "
-                                            f"{what_is_open(state, fight)} (11.3: the owning player chooses)",
+                                            f"{what_is_open(data, state, fight, hexes)} (11.3: the owning player chooses)",
                                     {"target": fight.target, "owner": owner}))
             return state, events, fight
         if fight.asked and fight.waiting == owner and not answers:
@@ -109,20 +110,28 @@ def _retreat_decided(data: "AmbonData", state: AmbonState, fight: Fight, victims
                                  to=fight.answer("to"), where=f" at {fight.target}") is not None
 
 
-def what_is_open(state: AmbonState, fight: Fight) -> str:
-    """The owner's open choice, in words (the decision's prompt)."""
+def what_is_open(data: "AmbonData", state: AmbonState, fight: Fight, hexes: dict[str, list[str]] | None = None) -> str:
+    """The owner's open choice, in words (the decision's prompt): only what
+    their standing instructions leave open (``hexes``: each unit's legal
+    retreat hexes, :func:`open_choices`, to name the ones with a choice)."""
     a_hits, d_hits, kind = combat.parse_result(fight.result)
     if fight.waiting == fight.side:
         units = [p.id for p in _attackers(state, fight)]
         return f"which of {', '.join(units)} take{'s' if a_hits == 1 else ''} the {_hits(a_hits)}"
+    owner = fight.waiting or fight.owner
     units = [p.id for p in _defenders(state, fight)]
     parts = []
-    if fight.step == 1 and d_hits:
+    standing = state.standing.get(owner, "losses")
+    if fight.step == 1 and d_hits and combat.choose_victims(data, _defenders(state, fight), d_hits, standing=standing) is None:
         parts.append(f"which of {', '.join(units)} take{'s' if d_hits == 1 else ''} the {_hits(d_hits)}")
-    if kind == "r":
+    if kind == "r" and state.standing.get(owner, "retreat") is None:
         parts.append("whether to retreat or take an extra hit (r)")
-    if kind:
-        parts.append("where to retreat")
+    if kind and state.standing.get(owner, "retreat-to") is None:
+        several = {u: h for u, h in (hexes or {}).items() if len(h) > 1}
+        if hexes is None:
+            parts.append("where to retreat")
+        elif several:
+            parts.append("where to retreat (" + "; ".join(f"{u}: {' or '.join(h)}" for u, h in several.items()) + ")")
     return ", ".join(parts) or "the results"
 
 

@@ -113,6 +113,9 @@ def retreat_units(data: "AmbonData", state: AmbonState, pieces: list[Piece], kin
         choices = retreat_choices(data, state, piece, options)
         if len(choices) == 1:
             target, chosen = choices[0], ""  # the only hex 11.3 allows: nobody's choice
+            if to is not None and target not in to.split() and TOWARD_FRIENDS not in to.split():
+                raise illegal("11.3", f"retreat{where}: to = {to!r}: {piece.id} may retreat only into {target} "
+                                      f"(the one hex 11.3 allows)")
         else:
             target, chosen = _retreat_hex(state, piece, choices, to, where)
             if target is None:

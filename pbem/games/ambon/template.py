@@ -197,7 +197,7 @@ def _decisions(game: Any, state: AmbonState, side: str, out: Sections) -> None:
             decisions.append({"kind": "hq-support", "target": b.target, "options": options, "rule": "11.1"})
             examples.append({"support": options[0], "target": b.target})
         elif b.stage is CombatStage.LOSSES and b.waiting == side:
-            _losses(b.fight, battle.open_choices(data, state, b), state, notes, examples, decisions)
+            _losses(data, b.fight, battle.open_choices(data, state, b), state, notes, examples, decisions)
         elif b.stage is CombatStage.ADVANCE and b.side == side:
             options = battle.advance_candidates(data, state, b)
             notes.append(f"11.4 advance into {b.target}: advance = a list of {', '.join(options)} ([] to stay)"
@@ -216,7 +216,7 @@ def _decisions(game: Any, state: AmbonState, side: str, out: Sections) -> None:
                           "rule": "14.3"})
         examples.append({"retreat": "retreat", "to": hexes[0], "target": piece.where})
     for lc in landing.awaiting_choice(state, side):
-        _losses(lc.fight, landing.open_choices(data, state, lc), state, notes, examples, decisions)
+        _losses(data, lc.fight, landing.open_choices(data, state, lc), state, notes, examples, decisions)
     if state.surrender_offered and side == ALLIED:
         notes.append('3.2 surrender at the start of turn 8? surrender = "yes" ends the game, "no" fights on')
         decisions.append({"kind": "surrender", "options": ["yes", "no"], "rule": "3.2"})
@@ -228,12 +228,13 @@ def _decisions(game: Any, state: AmbonState, side: str, out: Sections) -> None:
         out.sections.append(Section("Decisions open now", notes, examples))
 
 
-def _losses(fight: Any, choices: dict[str, Any], state: AmbonState, notes: list[str],
+def _losses(data: Any, fight: Any, choices: dict[str, Any], state: AmbonState, notes: list[str],
             examples: list[dict[str, Any]], decisions: list[dict[str, Any]]) -> None:
     """11.3: an open choice of losses and retreat (a combat's or a landing combat's), for its owner."""
     from pbem.games.ambon import results
 
-    notes.append(f"11.3 the {fight.label} {fight.target} ({fight.result}): you choose {results.what_is_open(state, fight)}")
+    notes.append(f"11.3 the {fight.label} {fight.target} ({fight.result}): you choose "
+                 f"{results.what_is_open(data, state, fight, choices['hexes'])}")
     if choices["hits"]:
         notes.append(f"  losses = the units in the order they take the hits, of {', '.join(choices['units'])}"
                      f" (a unit named twice takes two)")
