@@ -74,12 +74,16 @@ def test_4_1_an_order_refused_on_its_own_is_named_without_the_setup_cut_short(pl
                                   "coastal hex, not 1314 (the orders as a whole are checked once this is fixed)")
 
 
+def six_real_mines(text: str) -> str:
+    """The setup with M8 real: 6 real mines and 2 dummies, against 4.1's 5 and 3."""
+    return text.replace('mine = "M8"\nbox = "mine-3"\nis = "dummy"', 'mine = "M8"\nbox = "mine-3"\nis = "real"')
+
+
 def test_4_1_wrong_counts_and_a_misplaced_unit_are_both_reported(players, proposal, tmp_path):
     """The sealed values' check (4.1's counts) and the setup's are about the
     orders together: each is reported, and no order is blamed for either."""
     _, b = players
-    text = moved(SPELLED_OUT, AUS_A="1115").replace('mine = "M8"\nbox = "mine-3"\nis = "dummy"',
-                                                    'mine = "M8"\nbox = "mine-3"\nis = "real"')
+    text = six_real_mines(moved(SPELLED_OUT, AUS_A="1115"))
     r = join_with(b, proposal, tmp_path, text)
     assert r.exit_code == 1
     assert error_of(r.output) == (
@@ -127,8 +131,7 @@ def test_4_2_a_japanese_setup_mistake_is_not_blamed_on_the_landing_orders(player
 
 def test_4_1_wrong_counts_and_an_order_refused_on_its_own_are_both_reported(players, proposal, tmp_path):
     _, b = players
-    text = moved(SPELLED_OUT, X8="1314").replace('mine = "M8"\nbox = "mine-3"\nis = "dummy"',
-                                                 'mine = "M8"\nbox = "mine-3"\nis = "real"')
+    text = six_real_mines(moved(SPELLED_OUT, X8="1314"))
     r = join_with(b, proposal, tmp_path, text)
     assert r.exit_code == 1
     assert error_of(r.output) == (
