@@ -219,12 +219,20 @@ def trust_on_first_use(key: Any, transcript: Any, accepted: str | None) -> None:
     fingerprint, since a key swapped in the mail looks exactly like that."""
     from pbem.errors import UsageError
 
+    from pbem.match.session import proposal_rulings
+
     store = keystore()
     setup = transcript.setup
     rules = (setup.get("options") or {}).get("rules") or []
     terms = f"optional rules {' '.join(rules)}" if rules else "no optional rules"
     click.echo(f"proposal: {setup['module']} game {transcript.game[:12]}...; {terms}; "
                f"data {setup['ruleset'][:16]}...", err=True)
+    rulings = proposal_rulings(setup)
+    if rulings:
+        declared = "" if "rulings" in (setup.get("options") or {}) else " (the proposal names none: the defaults)"
+        click.echo(f"rulings of the proposal, played by both sides{declared}:", err=True)
+        for ruling in rulings:
+            click.echo(f"  {ruling.line()}", err=True)
     if accepted is not None and accepted != key.fingerprint:
         raise UsageError(f"--accept-key {accepted}: the proposer's key is {key.fingerprint}; nothing written")
     standing = store.check_new_key(key)
@@ -238,8 +246,9 @@ def trust_on_first_use(key: Any, transcript: Any, accepted: str | None) -> None:
             f"join with --accept-key {key.fingerprint}"
         )
     if accepted is None and interactive():
-        if not click.confirm(f"First game with the key {who}. Is this your opponent's key? Check the fingerprint "
-                             f"with them", default=False, err=True):
+        terms = " and play by the rulings above" if rulings else ""
+        if not click.confirm(f"First game with the key {who}. Is this your opponent's key{terms}? Check the "
+                             f"fingerprint with them", default=False, err=True):
             raise UsageError("not joined: the key was not confirmed; nothing written")
     elif accepted is None:
         click.echo(f"first game with the key {who}: trusted on first use; check the fingerprint with them", err=True)
@@ -248,6 +257,22 @@ def trust_on_first_use(key: Any, transcript: Any, accepted: str | None) -> None:
 
 def parse_options(rules: tuple[str, ...]) -> dict[str, Any]:
     return {"rules": sorted(set(rules))} if rules else {}
+
+
+def parse_rulings(given: tuple[str, ...]) -> dict[str, str]:
+    """``--ruling 6.5=landed`` (repeatable) -> ``{"6.5": "landed"}``; the game checks the names."""
+    from pbem.errors import InputError
+
+    out: dict[str, str] = {}
+    for item in given:
+        rule, sep, reading = item.partition("=")
+        rule, reading = rule.strip(), reading.strip()
+        if not sep or not rule or not reading:
+            raise InputError(f"--ruling {item!r}: expected RULE=READING, e.g. --ruling 6.5=landed", field="rulings")
+        if out.get(rule, reading) != reading:
+            raise InputError(f"--ruling {item!r}: ruling {rule} is already given as {out[rule]!r}", field="rulings")
+        out[rule] = reading
+    return out
 
 
 DATA_HELP = "The printed game's data: a directory of data files, or the name of a set installed with `pbem data add`."
@@ -296,11 +321,15 @@ def a_or_an(word: str) -> str:
 @click.option("--as", "side", required=True, help="Your side, e.g. first.")
 @click.option("--opponent", required=True, help="Opponent's public key: a .pub file or the line itself.")
 @click.option("--rule", "rules", multiple=True, help="Optional rule to play with (repeatable), e.g. 14.2.")
+@click.option("--ruling", "rulings", multiple=True, metavar="RULE=READING",
+              help="How a disputed rule is read (repeatable), e.g. 6.5=landed; the others take the preset's reading.")
+@click.option("--rulings", "preset", metavar="PRESET",
+              help="A named set of readings of the disputed rules, e.g. tournament.  Default: each rule's default.")
 @click.option("--data", help=DATA_HELP + " Default: the data shipped with pbem.")
 @click.option("--json", "as_json", is_flag=True, help="Print the file written and the game as JSON.")
 @handles_errors
-def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[str, ...], data: str | None,
-        as_json: bool) -> None:
+def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[str, ...], rulings: tuple[str, ...],
+        preset: str | None, data: str | None, as_json: bool) -> None:
     """Propose a game: write message 0 into DIRECTORY.
 
     The last line printed is the file to send to your opponent.
@@ -308,20 +337,36 @@ def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[s
     Message 0 pins the hash of the game's data: the shipped data, or --data
     (your opponent then needs the same files: pbem data add).
 
+    A game whose rules have sentences that can be read more than one way
+    (Ambon) declares a ruling for each: message 0 pins the reading of every
+    one (--ruling, --rulings; the defaults otherwise), both players see them
+    before the game starts (this command, pbem join, show, verify) and both
+    pbems play exactly those.
+
+    \b
     Example: pbem new games/bob --game dice --as first --opponent bob.pub
+             pbem new games/bob --game ambon --as japanese --opponent bob.pub \\
+                 --rulings tournament --ruling 6.4=every-turn
     """
     from pbem.match import session
 
+    named = parse_rulings(rulings)
     opponent_key = read_public_key(opponent)
     identity = load_identity()
     data = use_data(game_name, data)
-    path = session.new_game(directory, game_name, side, opponent_key, identity, parse_options(rules), data)
+    path = session.new_game(directory, game_name, side, opponent_key, identity, parse_options(rules), data,
+                            rulings=named, preset=preset)
     keystore().remember(opponent_key)  # you chose this key: it is known from now on (DESIGN 4.1)
     keystore().record_game(game_id_of(path), path.parent)  # pbem status finds it wherever it is
     if as_json:
         emit_json(game_json(path))
         return
     click.echo(f"proposed {a_or_an(game_name)} game to {opponent_key.fingerprint}; you play {side}")
+    declared = game_json(path)["rulings"]
+    if declared:
+        click.echo("rulings (pinned in message 0; your opponent sees them before joining):")
+        for ruling in declared:
+            click.echo(f"  {ruling['line']}")
     click.echo(path)
 
 
@@ -340,10 +385,13 @@ def game_json(path: Path) -> dict[str, Any]:
     (_, msg), = read_messages([path])
     (_, first), = read_messages(sorted(Path(path).parent.glob("0000-*.pbem"))[:1])
     setup = first.body["setup"]  # message 0's
+    from pbem.match.session import proposal_rulings
+
     return {
         "file": str(path), "game": msg.game, "seq": msg.seq, "side": msg.side, "module": setup["module"],
         "options": setup.get("options", {}), "ruleset": setup["ruleset"],
         "keys": {side: line for side, line in setup["keys"].items()},
+        "rulings": [{**r.to_json(), "line": r.line()} for r in proposal_rulings(setup)],
     }
 
 
@@ -674,12 +722,16 @@ def draw_match(out: Any, match: Any, view: Any, window: Mapping[str, Any] | None
         from pbem.engine.history import newest
 
         events = [e for s, e in newest(match.replay.events, lambda item: item[0] >= last) if s == last]
+        ruled = render.rulings_line(render.rulings_of(match))
         board.print_board(out, match.game, view, you=match.player.side if match.player else None, events=events,
-                          **(window or {}))
+                          notes=[ruled] if ruled else [], **(window or {}))
         render.print_turn(out, match)
     else:
         from pbem.engine import contract
 
+        ruled = render.rulings_line(render.rulings_of(match))
+        if ruled:
+            out.print(ruled, markup=False)
         for line in (match.game.summary(match.replay.state) if isinstance(match.game, contract.Summary) else []):
             out.print(line, markup=False)
         render.print_show(out, match)

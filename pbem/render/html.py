@@ -164,6 +164,7 @@ def status_of(match: Any, view: Mapping[str, Any]) -> dict[str, Any]:
         "awaited": awaited,
         "vp": view.get("vp"),
         "verdict": verdict,
+        "rulings": [r.line() for r in contract.declared_rulings(game, match.transcript.setup.get("options") or {})],
     }
 
 
@@ -176,6 +177,9 @@ def _status_html(status: Mapping[str, Any]) -> str:
     rows.append(("awaited", "Awaited", escape(status["awaited"]), "awaited"))
     if status["vp"] is not None:
         rows.append(("vp", "VP", escape(str(status["vp"])), ""))
+    if status.get("rulings"):
+        rows.append(("rulings", "Rulings", "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in status["rulings"])
+                     + "</ul>", ""))
     if status["verdict"]:
         first, *items = status["verdict"]
         cell = f"<p>{escape(first)}</p>"

@@ -21,6 +21,7 @@ def scenario_state(game: "AmbonGame", doc: Mapping[str, Any]) -> AmbonState:
         turn = 2
         phase = "japanese-movement"
         options = ["14.2"]
+        rulings = { "6.5" = "landed" }   (issue 26: readings of disputed rules; the defaults for the rest)
         disrupted = ["AUS-B"]
         beachheads = ["0713"]
         [positions]   "3.A" = "1410"       (units not listed are not in play)
@@ -38,7 +39,7 @@ def scenario_state(game: "AmbonGame", doc: Mapping[str, Any]) -> AmbonState:
                                               the answers the other side's decisions need)
     """
     data = game.data
-    known = {"turn", "phase", "options", "disrupted", "beachheads", "positions", "concealed", "secret",
+    known = {"turn", "phase", "options", "rulings", "disrupted", "beachheads", "positions", "concealed", "secret",
              "mines", "penalties", "control", "revealed", "standing", "oos", "surrender"}
     unknown = sorted(set(doc) - known)
     if unknown:
@@ -62,7 +63,7 @@ def scenario_state(game: "AmbonGame", doc: Mapping[str, Any]) -> AmbonState:
         return value
 
     options = names("options")
-    state = game.initial_state({"rules": options})
+    state = game.initial_state({"rules": options, "rulings": dict(table("rulings"))})
     phase = doc.get("phase", Phase.J_MOVEMENT.value)
     if phase not in PHASES:
         raise InputError(f"scenario: phase {phase!r} is not one of {', '.join(PHASES)}", field="phase")
