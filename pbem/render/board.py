@@ -16,6 +16,7 @@ piped into mail or with ``NO_COLOR`` as in a terminal.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Iterable, Mapping, Sequence
 
 from rich.console import Console
@@ -172,7 +173,8 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
     window = window_for(game.map, width, focus=focus, around=around, radius=radius, full=full, why=why)
     out.print(header(game, view, you, width))
     for note in notes:
-        out.print(Text(note))
+        for line in textwrap.wrap(note, width, subsequent_indent="  ", break_on_hyphens=False):
+            out.print(Text(line))
     out.print(render_map(
             game.map,
             view["stacks"],

@@ -220,6 +220,7 @@ class AmbonState:
     sealed: tuple[tuple[str, str], ...] = ()  # (side, slot) committed
     closing: bool = False  # the phasing side has finished giving orders for this phase
     movement_paused: bool = False  # 8.0: a movement message ended waiting for reveals; the phase goes on after them
+    halted: tuple[tuple[str, int], ...] = ()  # 8.0: (unit, turn) whose move stopped for a reveal: it may go on (7.0 one-leg)
     acted: bool = False  # something was done in the current phase (5.0: else it ends "skipped")
     seen: tuple[int, str] = (0, "")  # (turn, phase) the current message's author saw open, or its orders reached
     landing_combats: tuple[LandingCombat, ...] = ()  # 6.3: every landing combat of this Landing Phase, in order

@@ -170,7 +170,10 @@ def _reveals(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str]
     if side == ALLIED:
         concealed = [p for p in state.on_map(side) if p.concealed]
         if concealed:
-            notes = ['13.1: you may reveal a concealed piece at any time: reveal = "X1"']
+            notes = (['13.1: you may reveal a concealed piece at any time: reveal = "X1"']
+                     if state.ruling("13.1") == "any" else
+                     ['13.1 (this game\'s ruling: detachment): you may reveal a concealed detachment at any time, '
+                      'not a dummy: reveal = "X1"'])
             notes += [f"  {p.id} in {p.where}" + (f": {secrets[p.id]} [only you see this]" if p.id in secrets else "")
                       for p in concealed]
             out.sections.append(Section("Your concealed pieces (voluntary reveals)", notes))
