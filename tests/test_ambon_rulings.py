@@ -155,8 +155,8 @@ def test_rulings_new_pins_every_ruling_in_message_0_and_says_them(players):
     assert "| ruling 11.2 shifts beyond the table: clamp-then-shift -- " in summary
     other = Player(j.name, j.home, j.game.parent / "ann-2")
     r = other.run("new", other.game, "--game", "ambon", "--as", "japanese", "--opponent", a.pub())
-    assert "rulings (pinned in message 0; your opponent sees them before joining):" in r.output
-    assert "  6.5 beachheads: entry -- any Japanese unit entering a landing hex places a beachhead" in r.output
+    assert ("rulings, pinned in message 0: 6.4 per-landing, 6.5 entry, 7.0 legs, 11.2 clamp-then-shift, "
+            "11.3 per-unit, 13.1 any, 14.2 first-wave") in r.output
 
 
 @pytest.mark.parametrize("args, message", [

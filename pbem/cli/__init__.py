@@ -359,14 +359,13 @@ def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[s
     keystore().remember(opponent_key)  # you chose this key: it is known from now on (DESIGN 4.1)
     keystore().record_game(game_id_of(path), path.parent)  # pbem status finds it wherever it is
     if as_json:
-        emit_json(game_json(path))
+        emit_json(game_json(path, local=True))
         return
     click.echo(f"proposed {a_or_an(game_name)} game to {opponent_key.fingerprint}; you play {side}")
-    declared = game_json(path)["rulings"]
-    if declared:
-        click.echo("rulings (pinned in message 0; your opponent sees them before joining):")
-        for ruling in declared:
-            click.echo(f"  {ruling['line']}")
+    declared = game_json(path, local=True)["rulings"]
+    if declared:  # in brief: the proposal's summary, pbem join and pbem show say what each means
+        shown = [f"{r['rule']} {r['reading']}" + ("" if r["default"] else " (not the default)") for r in declared]
+        click.echo(f"rulings, pinned in message 0: {', '.join(shown)}")
     click.echo(path)
 
 
@@ -378,8 +377,9 @@ def game_id_of(path: Path) -> str:
     return msg.game
 
 
-def game_json(path: Path) -> dict[str, Any]:
-    """What `new --json` and `join --json` print: the file to send and the game it belongs to."""
+def game_json(path: Path, local: bool = False) -> dict[str, Any]:
+    """What `new --json` and `join --json` print: the file to send and the
+    game it belongs to (``local``: proposed here, by `new`)."""
     from pbem.match.session import read_messages
 
     (_, msg), = read_messages([path])
@@ -391,7 +391,7 @@ def game_json(path: Path) -> dict[str, Any]:
         "file": str(path), "game": msg.game, "seq": msg.seq, "side": msg.side, "module": setup["module"],
         "options": setup.get("options", {}), "ruleset": setup["ruleset"],
         "keys": {side: line for side, line in setup["keys"].items()},
-        "rulings": [{**r.to_json(), "line": r.line()} for r in proposal_rulings(setup)],
+        "rulings": [{**r.to_json(), "line": r.line()} for r in proposal_rulings(setup, local=local)],
     }
 
 

@@ -376,13 +376,15 @@ def new_game(
         return gamedir.write_message(0, side, msg.armored(summary))
 
 
-def proposal_rulings(setup: Mapping[str, Any]) -> tuple[contract.Ruling, ...]:
+def proposal_rulings(setup: Mapping[str, Any], *, local: bool = False) -> tuple[contract.Ruling, ...]:
     """The rulings a proposal (message 0's ``setup``) declares, every one, as
     the game describes them (none for a game without rulings): what the
-    opponent sees before joining, and every later show and verify."""
+    opponent sees before joining, and every later show and verify.
+    ``local``: the proposer's own proposal (its game may be a module of the
+    current directory, :func:`pbem.games.get`)."""
     from pbem import games
 
-    return contract.declared_rulings(games.get(str(setup["module"])), setup.get("options") or {})
+    return contract.declared_rulings(games.get(str(setup["module"]), local=local), setup.get("options") or {})
 
 
 def join_game(
