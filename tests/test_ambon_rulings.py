@@ -153,6 +153,15 @@ def test_rulings_new_pins_every_ruling_in_message_0_and_says_them(players):
     assert ("| ruling 6.5 beachheads: landed (not the default) -- a beachhead is placed only where Japanese units "
             "came ashore from a First Wave box (6.2, 6.3)") in summary
     assert "| ruling 11.2 shifts beyond the table: clamp-then-shift -- " in summary
+    r = j.run("mail", j.game, "--to", "bob@example.org")
+    assert r.exit_code == 0, r.output
+    import email
+    from email import policy
+
+    mail = email.message_from_bytes(last_line(r.output).read_bytes(), policy=policy.default)
+    body = " ".join(mail.get_body(("plain",)).get_content().split())  # the mail's lines are wrapped
+    assert "Rulings (how the disputed sentences of the rules are read; both sides play these):" in body
+    assert "6.4 minesweeping: every-turn (not the default) -- every turn, every mine box" in body
     other = Player(j.name, j.home, j.game.parent / "ann-2")
     r = other.run("new", other.game, "--game", "ambon", "--as", "japanese", "--opponent", a.pub())
     assert ("rulings, pinned in message 0: 6.4 per-landing, 6.5 entry, 7.0 legs, 11.2 clamp-then-shift, "
@@ -179,6 +188,19 @@ def test_rulings_new_refuses_an_unknown_ruling_or_reading_and_writes_nothing(pla
     r = j.run("new", j.game, "--game", "ambon", "--as", "japanese", "--opponent", a.pub(), *args)
     assert r.exit_code == 2 and message in r.output, r.output
     assert not j.game.exists()
+
+
+def test_rulings_a_message_0_naming_an_unknown_ruling_or_reading_is_refused():
+    """A proposal from another pbem is read with its rulings or not at all:
+    a ruling or reading this pbem does not play is an error naming it."""
+    from pbem.errors import InputError
+
+    with pytest.raises(InputError, match="rulings: Ambon has no ruling '6.6'"):
+        GAME.initial_state({"rulings": {"6.6": "landed"}})
+    with pytest.raises(InputError, match="rulings.6.5: unknown reading 'walked'"):
+        GAME.initial_state({"rulings": {"6.5": "walked"}})
+    with pytest.raises(InputError, match="rulings: expected a table of rule = reading"):
+        GAME.initial_state({"rulings": ["6.5=landed"]})
 
 
 def test_rulings_a_game_without_rulings_refuses_them(players):
