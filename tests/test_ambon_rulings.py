@@ -592,3 +592,15 @@ def session_identity(player: Player):
     from pbem.protocol.keystore import Keystore
 
     return Keystore(player.home).load(lambda: None)
+
+
+def test_rulings_pbem_demo_proposes_with_the_rulings_given(tmp_path):
+    """pbem demo --rulings/--ruling: the demo game is proposed, played and verified under them."""
+    r = CliRunner().invoke(main, ["demo", "ambon", "--dir", str(tmp_path / "demo"), "--rulings", "tournament"],
+                           env={"COLUMNS": "200"}, catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert "rulings: 6.4 per-landing, 6.5 landed (not the default), 7.0 one-leg (not the default)" in r.output
+    assert "VERIFIED" in r.output
+    r = CliRunner().invoke(main, ["demo", "ambon", "--ruling", "6.5=walked"])
+    assert r.exit_code == 2 and "rulings.6.5: unknown reading 'walked'" in r.output
+    assert "play a whole game" not in r.output  # refused before anything is played

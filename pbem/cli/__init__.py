@@ -995,13 +995,18 @@ class DemoCommand(click.Command):
 @main.command(cls=DemoCommand)
 @click.argument("game", required=False)
 @click.option("--dir", "directory", type=click.Path(file_okay=False), help="Keep the demo game here (created).")
+@click.option("--ruling", "rulings", multiple=True, metavar="RULE=READING",
+              help="Propose the game with this reading of a disputed rule (repeatable), as pbem new does.")
+@click.option("--rulings", "preset", metavar="PRESET", help="Propose the game with a named set of readings, e.g. tournament.")
 @handles_errors
-def demo(game: str | None, directory: str | None) -> None:
+def demo(game: str | None, directory: str | None, rulings: tuple[str, ...], preset: str | None) -> None:
     """Play a whole scripted game by email between two fresh identities in a
     temporary directory (or DIR), verify it with --audit, and print the
     result.  No prompts.
 
+    \b
     Example: pbem demo ambon --dir demo-ambon
+             pbem demo ambon --rulings tournament
     """
     import tempfile
 
@@ -1011,7 +1016,9 @@ def demo(game: str | None, directory: str | None) -> None:
     from pbem.render import console as render
 
     game = game or games.DEFAULT_DEMO
+    named = parse_rulings(rulings)
     script = demo_lib.script_of(game)
+    contract.proposed_options(games.get(game), {}, named, preset)  # unknown rulings refused before anything is played
     out = console()
 
     def progress(line: str) -> None:
@@ -1023,7 +1030,7 @@ def demo(game: str | None, directory: str | None) -> None:
                   f"whole game by email in {where}{'' if kept else ' (a temporary directory, removed at the end; --dir keeps it)'}: "
                   f"every message is signed, verified on arrival and replayed by both; at the end the game is "
                   f"verified with --audit.  {script.summary}.", markup=False, highlight=False)
-        report = demo_lib.play_by_email(where, game, script, progress=progress)
+        report = demo_lib.play_by_email(where, game, script, progress=progress, rulings=named, preset=preset)
         if script.last_line is not None:
             progress(script.last_line(report.final))
         final = report.final
@@ -1033,7 +1040,9 @@ def demo(game: str | None, directory: str | None) -> None:
             events = [e for _, e in final.replay.events if e.rule in script.highlight]
             tally = next((e for e in reversed(events) if "breakdown" in e.data), None)
             shown = [e for e in events if e is not tally]
-            board.print_board(out, final.game, final.view(), you=final.player.side, events=shown)
+            ruled = render.rulings_line(render.rulings_of(final))
+            board.print_board(out, final.game, final.view(), you=final.player.side, events=shown,
+                              notes=[ruled] if ruled else [])
             if tally is not None:  # the VP items as a table, not one long sentence
                 out.print(board.plain_table(["VP item", "VP"], [[str(why), f"{vp:+d}"] for why, vp in tally.data["breakdown"] if vp]
                                             + [["total", f"{tally.data['vp']:+d}"]],
