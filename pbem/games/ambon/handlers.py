@@ -197,7 +197,7 @@ def _move(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[AmbonS
     if piece.moved and not halted and state.ruling("7.0") == "one-leg":
         raise illegal("7.0", f"{unit_id} has moved this Movement Phase; this game's 7.0 ruling is one-leg: one "
                              f"move order a unit a phase (only a unit stopped by a reveal, 8.0, goes on)")
-    state = replace(state, halted=tuple(h for h in state.halted if h != (unit_id, state.turn)))
+    state = replace(state, halted=tuple(h for h in state.halted if h[1] == state.turn and h[0] != unit_id))
     if piece.penalty in ("no-move", "opposed"):
         rule = "6.3" if piece.penalty == "opposed" else "6.2"
         raise illegal(rule, f"{unit_id} landed this turn under a {'No Move' if rule == '6.2' else 'opposed landing'} marker and may not move")
