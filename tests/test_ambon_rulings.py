@@ -604,3 +604,16 @@ def test_rulings_pbem_demo_proposes_with_the_rulings_given(tmp_path):
     r = CliRunner().invoke(main, ["demo", "ambon", "--ruling", "6.5=walked"])
     assert r.exit_code == 2 and "rulings.6.5: unknown reading 'walked'" in r.output
     assert "play a whole game" not in r.output  # refused before anything is played
+
+
+def test_7_0_ruling_one_leg_the_orders_template_offers_no_second_leg():
+    """7.0 one-leg: pbem orders lists a unit that has moved among those that may not move."""
+    from pbem.app.orders_template import template
+
+    for reading, offered in (("legs", True), ("one-leg", False)):
+        state = GAME.scenario_state({"turn": 3, "phase": "japanese-movement", "rulings": {"7.0": reading},
+                                     "positions": {"3.A": "1410"}})
+        state, _ = GAME.apply(state, Ordered(JAPANESE, 4, 0, {"type": "move", "unit": "3.A", "path": ["1410", "1409"]}))
+        text = "\n".join(line for section in template(GAME, state, JAPANESE, {}).sections for line in section.notes)
+        assert ("3.A in 1409:" in text) is offered, text
+        assert ("3.A (moved: 7.0 ruling one-leg)" in text) is not offered

@@ -356,6 +356,9 @@ def _moves(game: Any, state: AmbonState, side: str, out: Sections) -> None:
             continue
         if turn1 is not None and p.id not in turn1:
             continue
+        if p.moved and state.ruling("7.0") == "one-leg" and (p.id, state.turn) not in state.halted:
+            held.append(f"{p.id} (moved: 7.0 ruling one-leg)")
+            continue
         left = movement.allowance(data, p) - p.spent
         if left <= 0:
             continue
