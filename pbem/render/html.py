@@ -177,9 +177,9 @@ def _status_html(status: Mapping[str, Any]) -> str:
     rows.append(("awaited", "Awaited", escape(status["awaited"]), "awaited"))
     if status["vp"] is not None:
         rows.append(("vp", "VP", escape(str(status["vp"])), ""))
-    if status.get("rulings"):
-        rows.append(("rulings", "Rulings", "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in status["rulings"])
-                     + "</ul>", ""))
+    if status.get("rulings"):  # one line of the page each: a ruling's words never share a line with a piece's id
+        rows.append(("rulings", "Rulings", "\n<ul>\n" + "\n".join(f"<li>{escape(line)}</li>" for line in status["rulings"])
+                     + "\n</ul>\n", ""))
     if status["verdict"]:
         first, *items = status["verdict"]
         cell = f"<p>{escape(first)}</p>"
