@@ -218,7 +218,6 @@ def trust_on_first_use(key: Any, transcript: Any, accepted: str | None) -> None:
     a new key under the name of a known one is refused unless accepted by
     fingerprint, since a key swapped in the mail looks exactly like that."""
     from pbem.errors import UsageError
-
     from pbem.match.session import proposal_rulings
 
     store = keystore()
@@ -380,13 +379,11 @@ def game_id_of(path: Path) -> str:
 def game_json(path: Path, local: bool = False) -> dict[str, Any]:
     """What `new --json` and `join --json` print: the file to send and the
     game it belongs to (``local``: proposed here, by `new`)."""
-    from pbem.match.session import read_messages
+    from pbem.match.session import proposal_rulings, read_messages
 
     (_, msg), = read_messages([path])
     (_, first), = read_messages(sorted(Path(path).parent.glob("0000-*.pbem"))[:1])
     setup = first.body["setup"]  # message 0's
-    from pbem.match.session import proposal_rulings
-
     return {
         "file": str(path), "game": msg.game, "seq": msg.seq, "side": msg.side, "module": setup["module"],
         "options": setup.get("options", {}), "ruleset": setup["ruleset"],
