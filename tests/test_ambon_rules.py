@@ -304,7 +304,7 @@ def test_6_4_second_wave_moves_up_unless_a_non_artillery_unit_remains_and_mines_
     result = play(state, JAPANESE, [{"land": "fw-laha"}, {"postpone": "fw-hitu-lama"}], dice=[6], secrets=SECRET)
     assert "2.A move up to fw-laha" in texts(result)
     assert "the Second Wave in sw-hitu-lama waits: 1.A is still in fw-hitu-lama" in texts(result)
-    assert "minesweeping in mine-1: 1 dummy and 1 real marker(s) removed" in texts(result)
+    assert "minesweeping in mine-1: the dummy marker M3, the real marker M1 removed" in texts(result)
     assert [m.status for m in result.state.mines if m.box == "mine-1"] == ["real"]
 
 

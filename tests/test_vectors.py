@@ -618,6 +618,8 @@ def ind_ruleset_files(module: str, module_version: str) -> list[tuple[str, bytes
     found = []
     for path in sorted(data.rglob("*.toml")):
         rel = path.relative_to(data)
+        if module == "ambon" and rel.as_posix() == "rulings.toml":
+            continue  # not data: message 0 pins the readings (options.rulings)
         if path.is_file() and not any(part.startswith(".") for part in rel.parts):
             found.append((rel.as_posix(), path.read_bytes()))
     return found

@@ -20,7 +20,7 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from pbem.engine.contract import Demo, DemoScript
 from pbem.errors import UsageError
@@ -100,10 +100,12 @@ def _players(directory: Path, names: tuple[tuple[str, str], ...]) -> dict[str, o
 
 
 def play_by_email(directory: Path, game: str, script: DemoScript,
-                  progress: Callable[[str], Any] = lambda _: None) -> DemoReport:
+                  progress: Callable[[str], Any] = lambda _: None, *,
+                  rulings: Mapping[str, str] | None = None, preset: str | None = None) -> DemoReport:
     """The game ``game`` between ``script``'s two fresh identities (module
     docstring): every message goes through DIR/mail and its orders are kept
-    in DIR/orders."""
+    in DIR/orders.  ``rulings``, ``preset``: the readings of the game's
+    disputed rules the proposal declares (:func:`pbem.match.session.new_game`)."""
     from pbem.match.orders_toml import dump_orders
 
     proposer = (script.proposer.name, script.proposer.full_name, script.proposer.side)
@@ -141,7 +143,8 @@ def play_by_email(directory: Path, game: str, script: DemoScript,
     def other(name: str) -> str:
         return joiner[0] if name == proposer[0] else proposer[0]
 
-    first = session.new_game(dirs[proposer[0]], game, proposer[2], players[joiner[0]].public, players[proposer[0]])
+    first = session.new_game(dirs[proposer[0]], game, proposer[2], players[joiner[0]].public, players[proposer[0]],
+                             rulings=rulings, preset=preset)
     progress(f"{proposer[0]} ({proposer[2]}) proposes a game of {game} to {joiner[0]}: {first.name}")
     proposal = session.proposal_match(first, players[joiner[0]])
     orders = orders_of(proposal, joiner[2], 1)

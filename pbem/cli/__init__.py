@@ -218,6 +218,7 @@ def trust_on_first_use(key: Any, transcript: Any, accepted: str | None) -> None:
     a new key under the name of a known one is refused unless accepted by
     fingerprint, since a key swapped in the mail looks exactly like that."""
     from pbem.errors import UsageError
+    from pbem.match.session import proposal_rulings
 
     store = keystore()
     setup = transcript.setup
@@ -225,6 +226,12 @@ def trust_on_first_use(key: Any, transcript: Any, accepted: str | None) -> None:
     terms = f"optional rules {' '.join(rules)}" if rules else "no optional rules"
     click.echo(f"proposal: {setup['module']} game {transcript.game[:12]}...; {terms}; "
                f"data {setup['ruleset'][:16]}...", err=True)
+    rulings = proposal_rulings(setup)
+    if rulings:
+        declared = "" if "rulings" in (setup.get("options") or {}) else " (the proposal names none: the defaults)"
+        click.echo(f"rulings of the proposal, played by both sides{declared}:", err=True)
+        for ruling in rulings:
+            click.echo(f"  {ruling.line()}", err=True)
     if accepted is not None and accepted != key.fingerprint:
         raise UsageError(f"--accept-key {accepted}: the proposer's key is {key.fingerprint}; nothing written")
     standing = store.check_new_key(key)
@@ -238,8 +245,9 @@ def trust_on_first_use(key: Any, transcript: Any, accepted: str | None) -> None:
             f"join with --accept-key {key.fingerprint}"
         )
     if accepted is None and interactive():
-        if not click.confirm(f"First game with the key {who}. Is this your opponent's key? Check the fingerprint "
-                             f"with them", default=False, err=True):
+        terms = " and play by the rulings above" if rulings else ""
+        if not click.confirm(f"First game with the key {who}. Is this your opponent's key{terms}? Check the "
+                             f"fingerprint with them", default=False, err=True):
             raise UsageError("not joined: the key was not confirmed; nothing written")
     elif accepted is None:
         click.echo(f"first game with the key {who}: trusted on first use; check the fingerprint with them", err=True)
@@ -248,6 +256,22 @@ def trust_on_first_use(key: Any, transcript: Any, accepted: str | None) -> None:
 
 def parse_options(rules: tuple[str, ...]) -> dict[str, Any]:
     return {"rules": sorted(set(rules))} if rules else {}
+
+
+def parse_rulings(given: tuple[str, ...]) -> dict[str, str]:
+    """``--ruling 6.5=landed`` (repeatable) -> ``{"6.5": "landed"}``; the game checks the names."""
+    from pbem.errors import InputError
+
+    out: dict[str, str] = {}
+    for item in given:
+        rule, sep, reading = item.partition("=")
+        rule, reading = rule.strip(), reading.strip()
+        if not sep or not rule or not reading:
+            raise InputError(f"--ruling {item!r}: expected RULE=READING, e.g. --ruling 6.5=landed", field="rulings")
+        if out.get(rule, reading) != reading:
+            raise InputError(f"--ruling {item!r}: ruling {rule} is already given as {out[rule]!r}", field="rulings")
+        out[rule] = reading
+    return out
 
 
 DATA_HELP = "The printed game's data: a directory of data files, or the name of a set installed with `pbem data add`."
@@ -296,11 +320,15 @@ def a_or_an(word: str) -> str:
 @click.option("--as", "side", required=True, help="Your side, e.g. first.")
 @click.option("--opponent", required=True, help="Opponent's public key: a .pub file or the line itself.")
 @click.option("--rule", "rules", multiple=True, help="Optional rule to play with (repeatable), e.g. 14.2.")
+@click.option("--ruling", "rulings", multiple=True, metavar="RULE=READING",
+              help="How a disputed rule is read (repeatable), e.g. 6.5=landed; the others take the preset's reading.")
+@click.option("--rulings", "preset", metavar="PRESET",
+              help="A named set of readings of the disputed rules, e.g. tournament.  Default: each rule's default.")
 @click.option("--data", help=DATA_HELP + " Default: the data shipped with pbem.")
 @click.option("--json", "as_json", is_flag=True, help="Print the file written and the game as JSON.")
 @handles_errors
-def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[str, ...], data: str | None,
-        as_json: bool) -> None:
+def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[str, ...], rulings: tuple[str, ...],
+        preset: str | None, data: str | None, as_json: bool) -> None:
     """Propose a game: write message 0 into DIRECTORY.
 
     The last line printed is the file to send to your opponent.
@@ -308,20 +336,35 @@ def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[s
     Message 0 pins the hash of the game's data: the shipped data, or --data
     (your opponent then needs the same files: pbem data add).
 
+    A game whose rules have sentences that can be read more than one way
+    (Ambon) declares a ruling for each: message 0 pins the reading of every
+    one (--ruling, --rulings; the defaults otherwise), both players see them
+    before the game starts (this command, pbem join, show, verify) and both
+    pbems play exactly those.
+
+    \b
     Example: pbem new games/bob --game dice --as first --opponent bob.pub
+             pbem new games/bob --game ambon --as japanese --opponent bob.pub \\
+                 --rulings tournament --ruling 6.4=every-turn
     """
     from pbem.match import session
 
+    named = parse_rulings(rulings)
     opponent_key = read_public_key(opponent)
     identity = load_identity()
     data = use_data(game_name, data)
-    path = session.new_game(directory, game_name, side, opponent_key, identity, parse_options(rules), data)
+    path = session.new_game(directory, game_name, side, opponent_key, identity, parse_options(rules), data,
+                            rulings=named, preset=preset)
     keystore().remember(opponent_key)  # you chose this key: it is known from now on (DESIGN 4.1)
     keystore().record_game(game_id_of(path), path.parent)  # pbem status finds it wherever it is
     if as_json:
-        emit_json(game_json(path))
+        emit_json(game_json(path, local=True))
         return
     click.echo(f"proposed {a_or_an(game_name)} game to {opponent_key.fingerprint}; you play {side}")
+    declared = game_json(path, local=True)["rulings"]
+    if declared:  # in brief: the proposal's summary, pbem join and pbem show say what each means
+        shown = [f"{r['rule']} {r['reading']}" + ("" if r["default"] else " (not the default)") for r in declared]
+        click.echo(f"rulings, pinned in message 0: {', '.join(shown)}")
     click.echo(path)
 
 
@@ -333,9 +376,10 @@ def game_id_of(path: Path) -> str:
     return msg.game
 
 
-def game_json(path: Path) -> dict[str, Any]:
-    """What `new --json` and `join --json` print: the file to send and the game it belongs to."""
-    from pbem.match.session import read_messages
+def game_json(path: Path, local: bool = False) -> dict[str, Any]:
+    """What `new --json` and `join --json` print: the file to send and the
+    game it belongs to (``local``: proposed here, by `new`)."""
+    from pbem.match.session import proposal_rulings, read_messages
 
     (_, msg), = read_messages([path])
     (_, first), = read_messages(sorted(Path(path).parent.glob("0000-*.pbem"))[:1])
@@ -344,6 +388,7 @@ def game_json(path: Path) -> dict[str, Any]:
         "file": str(path), "game": msg.game, "seq": msg.seq, "side": msg.side, "module": setup["module"],
         "options": setup.get("options", {}), "ruleset": setup["ruleset"],
         "keys": {side: line for side, line in setup["keys"].items()},
+        "rulings": [{**r.to_json(), "line": r.line()} for r in proposal_rulings(setup, local=local)],
     }
 
 
@@ -698,12 +743,16 @@ def draw_match(out: Any, match: Any, view: Any, window: Mapping[str, Any] | None
         from pbem.engine.history import newest
 
         events = [e for s, e in newest(match.replay.events, lambda item: item[0] >= last) if s == last]
+        ruled = render.rulings_line(render.rulings_of(match))
         board.print_board(out, match.game, view, you=match.player.side if match.player else None, events=events,
-                          **(window or {}))
+                          notes=[ruled] if ruled else [], **(window or {}))
         render.print_turn(out, match)
     else:
         from pbem.engine import contract
 
+        ruled = render.rulings_line(render.rulings_of(match))
+        if ruled:
+            out.print(ruled, markup=False)
         for line in (match.game.summary(match.replay.state) if isinstance(match.game, contract.Summary) else []):
             out.print(line, markup=False)
         render.print_show(out, match)
@@ -978,13 +1027,18 @@ class DemoCommand(click.Command):
 @main.command(cls=DemoCommand)
 @click.argument("game", required=False)
 @click.option("--dir", "directory", type=click.Path(file_okay=False), help="Keep the demo game here (created).")
+@click.option("--ruling", "rulings", multiple=True, metavar="RULE=READING",
+              help="Propose the game with this reading of a disputed rule (repeatable), as pbem new does.")
+@click.option("--rulings", "preset", metavar="PRESET", help="Propose the game with a named set of readings, e.g. tournament.")
 @handles_errors
-def demo(game: str | None, directory: str | None) -> None:
+def demo(game: str | None, directory: str | None, rulings: tuple[str, ...], preset: str | None) -> None:
     """Play a whole scripted game by email between two fresh identities in a
     temporary directory (or DIR), verify it with --audit, and print the
     result.  No prompts.
 
+    \b
     Example: pbem demo ambon --dir demo-ambon
+             pbem demo ambon --rulings tournament
     """
     import tempfile
 
@@ -994,7 +1048,9 @@ def demo(game: str | None, directory: str | None) -> None:
     from pbem.render import console as render
 
     game = game or games.DEFAULT_DEMO
+    named = parse_rulings(rulings)
     script = demo_lib.script_of(game)
+    contract.proposed_options(games.get(game), {}, named, preset)  # unknown rulings refused before anything is played
     out = console()
 
     def progress(line: str) -> None:
@@ -1006,7 +1062,7 @@ def demo(game: str | None, directory: str | None) -> None:
                   f"whole game by email in {where}{'' if kept else ' (a temporary directory, removed at the end; --dir keeps it)'}: "
                   f"every message is signed, verified on arrival and replayed by both; at the end the game is "
                   f"verified with --audit.  {script.summary}.", markup=False, highlight=False)
-        report = demo_lib.play_by_email(where, game, script, progress=progress)
+        report = demo_lib.play_by_email(where, game, script, progress=progress, rulings=named, preset=preset)
         if script.last_line is not None:
             progress(script.last_line(report.final))
         final = report.final
@@ -1016,7 +1072,9 @@ def demo(game: str | None, directory: str | None) -> None:
             events = [e for _, e in final.replay.events if e.rule in script.highlight]
             tally = next((e for e in reversed(events) if "breakdown" in e.data), None)
             shown = [e for e in events if e is not tally]
-            board.print_board(out, final.game, final.view(), you=final.player.side, events=shown)
+            ruled = render.rulings_line(render.rulings_of(final))
+            board.print_board(out, final.game, final.view(), you=final.player.side, events=shown,
+                              notes=[ruled] if ruled else [])
             if tally is not None:  # the VP items as a table, not one long sentence
                 out.print(board.plain_table(["VP item", "VP"], [[str(why), f"{vp:+d}"] for why, vp in tally.data["breakdown"] if vp]
                                             + [["total", f"{tally.data['vp']:+d}"]],

@@ -108,6 +108,72 @@ class SealChecks(Protocol):
     def check_seals(self, state: Any, side: str, store: Mapping[str, str]) -> list[str]: ...
 
 
+@dataclass(frozen=True)
+class Ruling:
+    """One sentence of a game's rules that can be read more than one way,
+    and the reading a game plays (issue 26)."""
+
+    rule: str  # its rule number, e.g. "6.5"
+    title: str  # what it is about, in a few words
+    sentence: str  # the rulebook's sentence, quoted
+    reading: str  # the reading played, e.g. "landed"
+    meaning: str  # what that reading means, in one line
+    default: bool  # it is the game's default reading
+    readings: tuple[tuple[str, str], ...] = ()  # every reading the game offers: (name, meaning)
+
+    def line(self) -> str:
+        """``6.5 beachheads: landed -- a beachhead is placed only where ...``"""
+        return f"{self.short()} -- {self.meaning}"
+
+    def short(self) -> str:
+        """``6.5 beachheads: landed (not the default)``"""
+        return f"{self.rule} {self.title}: {self.reading}{'' if self.default else ' (not the default)'}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "title": self.title, "sentence": self.sentence, "reading": self.reading,
+                "meaning": self.meaning, "default": self.default,
+                "readings": [{"name": n, "meaning": m} for n, m in self.readings]}
+
+
+@runtime_checkable
+class Rulings(Protocol):
+    """Declared rulings: the proposer chooses a reading of each disputed
+    sentence; message 0 pins every one, as ``setup.options.rulings``
+    (``{rule: reading}``), and both players' pbem play exactly those.
+
+    ``choose_rulings(named, preset)`` is that whole table: ``preset``'s
+    readings (None: the defaults), with those ``named`` ({rule: reading})
+    instead; an unknown rule, reading or preset is an
+    :class:`~pbem.errors.InputError` naming the field and listing the
+    choices.  ``rulings(options)`` describes the rulings a proposal's
+    options declare, every one (the default where it names none: a proposal
+    made before the game declared rulings)."""
+
+    def choose_rulings(self, named: Mapping[str, str], preset: str | None = None) -> dict[str, str]: ...
+
+    def rulings(self, options: Mapping[str, Any]) -> Sequence[Ruling]: ...
+
+
+def proposed_options(game: Any, options: Mapping[str, Any], named: Mapping[str, str],
+                     preset: str | None) -> dict[str, Any]:
+    """A proposal's options with the game's :class:`Rulings` table filled in
+    (every ruling named, so message 0 pins them all); ``named`` or
+    ``preset`` for a game without rulings is an InputError."""
+    from pbem.errors import InputError
+
+    if isinstance(game, Rulings):
+        return {**options, "rulings": game.choose_rulings(named, preset)}
+    if named or preset:
+        raise InputError(f"--ruling/--rulings: the {getattr(game, 'name', 'game')} game declares no rulings",
+                         field="rulings")
+    return dict(options)
+
+
+def declared_rulings(game: Any, options: Mapping[str, Any]) -> tuple[Ruling, ...]:
+    """The rulings ``game`` plays under a proposal's ``options`` (none for a game without :class:`Rulings`)."""
+    return tuple(game.rulings(options)) if isinstance(game, Rulings) else ()
+
+
 @runtime_checkable
 class Draws(Protocol):
     """Orders that leave a choice to the player's own randomness (Ambon's

@@ -26,18 +26,26 @@ def _toml_files(directory: Path) -> dict[str, tuple[Path, bytes]]:
 
 
 def data_files(shipped: str | Path, override: str | Path | None = None,
-               required: Iterable[str] = ()) -> dict[str, tuple[Path, bytes]]:
+               required: Iterable[str] = (), exclude: Iterable[str] = ()) -> dict[str, tuple[Path, bytes]]:
     """``name -> (path, bytes)`` of every ``*.toml`` of ``shipped`` (names
-    relative to it, ``/``-separated), ``override``'s replacing and adding."""
+    relative to it, ``/``-separated), ``override``'s replacing and adding.
+    ``exclude``: names that are not data (a game's rulings, which message 0
+    pins itself): left out, and refused in ``override``."""
     base = Path(shipped)
     if not base.is_dir():
         raise DataError(f"{base}: not a data directory")
-    files = _toml_files(base)
+    exclude = tuple(exclude)
+    files = {name: found for name, found in _toml_files(base).items() if name not in exclude}
     if override is not None:
         over = Path(override)
         if not over.is_dir():
             raise DataError(f"{over}: --data is not a directory")
-        files.update(_toml_files(over))
+        extra = _toml_files(over)
+        for name in exclude:
+            if name in extra:
+                raise DataError(f"{extra[name][0]}: {name} is not a data file a data set may replace: "
+                                f"the game's rulings are chosen when a game is proposed (pbem new --ruling)")
+        files.update(extra)
     for name in required:
         if name not in files:
             where = f"{base}" + (f" or {override}" if override is not None else "")

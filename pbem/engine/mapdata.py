@@ -862,17 +862,18 @@ class DataSet:
         return ruleset_hash(self._files)
 
 
-def load_dataset(directory: str | Path, override: str | Path | None = None) -> DataSet:
+def load_dataset(directory: str | Path, override: str | Path | None = None, exclude: Iterable[str] = ()) -> DataSet:
     """Load a game's data directory (``map.toml``, ``counters.toml``,
     ``charts.toml`` and any other ``*.toml``).
 
     ``override`` (the ``--data DIR`` option) is a directory whose files
     replace the same-named files of ``directory`` -- an owner of the printed
     game may supply just ``charts.toml``.  The ruleset hash covers the files
-    actually used, so both players must use the same ones."""
+    actually used, so both players must use the same ones.  ``exclude``:
+    files of ``directory`` that are not data (:func:`~pbem.engine.datafiles.data_files`)."""
     from pbem.engine.datafiles import data_files
 
-    files = data_files(directory, override, REQUIRED_FILES)
+    files = data_files(directory, override, REQUIRED_FILES, exclude)
     gmap = load_map(files["map.toml"][1], name=str(files["map.toml"][0]))
     counters = load_counters(files["counters.toml"][1], name=str(files["counters.toml"][0]))
     charts = load_charts(files["charts.toml"][1], name=str(files["charts.toml"][0]), terrains=gmap.terrain_types)

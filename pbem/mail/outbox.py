@@ -33,6 +33,7 @@ from email.utils import formatdate, make_msgid, parseaddr
 from pathlib import Path
 from typing import Any, Mapping
 
+from pbem.engine import contract
 from pbem.errors import InputError, UsageError
 
 GAME_MAIL = "mail.toml"
@@ -259,6 +260,10 @@ def summary_text(match: Any, seq: int) -> str:
         ]
         if options:
             lines.append("Optional rules: " + ", ".join(options))
+        declared = contract.declared_rulings(game, transcript.setup.get("options") or {})
+        if declared:
+            lines += ["Rulings (how the disputed sentences of the rules are read; both sides play these):"]
+            lines += [f"  {r.line()}" for r in declared]
         lines += [
             "",
             "To accept: save the attached file and run",

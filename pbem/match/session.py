@@ -434,9 +434,14 @@ def new_game(
     identity: Any,
     options: Mapping[str, Any] | None = None,
     data: str | Path | None = None,
+    rulings: Mapping[str, str] | None = None,
+    preset: str | None = None,
 ) -> Path:
     """Propose a game: write message 0, pinning the ruleset hash of the
-    shipped data or of ``data`` (a directory or an installed set's name)."""
+    shipped data or of ``data`` (a directory or an installed set's name),
+    and, for a game with :class:`~pbem.engine.contract.Rulings`, the reading
+    of every ruling: ``preset``'s (None: the defaults), ``rulings``
+    ({rule: reading}) instead."""
     from pbem import games
     from pbem.match import datasets
 
@@ -446,6 +451,7 @@ def new_game(
         raise UsageError(f"--as {side!r}: {game_name} has sides {', '.join(game.sides)}")
     if opponent.fingerprint == identity.public.fingerprint:
         raise UsageError("the opponent's key is your own key; a game needs two identities")
+    options = contract.proposed_options(game, dict(options or {}), dict(rulings or {}), preset)
     game.initial_state(dict(options or {}))  # the game refuses options it does not know, before anything is written
     gamedir = GameDirectory(directory)
     if gamedir.path.exists() and any(gamedir.path.iterdir()):
@@ -467,6 +473,17 @@ def new_game(
     summary = message_summary(game, transcript, 0)
     with gamedir.lock():
         return gamedir.write_message(0, side, msg.armored(summary))
+
+
+def proposal_rulings(setup: Mapping[str, Any], *, local: bool = False) -> tuple[contract.Ruling, ...]:
+    """The rulings a proposal (message 0's ``setup``) declares, every one, as
+    the game describes them (none for a game without rulings): what the
+    opponent sees before joining, and every later show and verify.
+    ``local``: the proposer's own proposal (its game may be a module of the
+    current directory, :func:`pbem.games.get`)."""
+    from pbem import games
+
+    return contract.declared_rulings(games.get(str(setup["module"]), local=local), setup.get("options") or {})
 
 
 def join_game(

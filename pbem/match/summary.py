@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
+from pbem.engine import contract
 from pbem.engine.history import newest
 from pbem.errors import PbemError
 from pbem.protocol.message import clean_lines
@@ -39,7 +40,8 @@ def summary_lines(game: str, seq: int, side: str, extra: Iterable[str] = ()) -> 
 
 def message_summary(game: Any, transcript: Any, seq: int, events: Iterable[Any] = ()) -> str:
     """The summary pbem writes for message ``seq`` of ``transcript``: the
-    game, seq and side; for message 0 the proposal (whom to, the game id),
+    game, seq and side; for message 0 the proposal (whom to, the game id,
+    the rulings it declares),
     for message 1 the acceptance; then a sentence for each of ``events``,
     the message's events (:func:`events_of`).  Message 0's are not listed."""
     msg = transcript.messages[seq]
@@ -47,6 +49,9 @@ def message_summary(game: Any, transcript: Any, seq: int, events: Iterable[Any] 
     if seq == 0:
         other = transcript.opponent(side)
         extra = [f"proposal to {other} ({transcript.keys[other].fingerprint})", f"game id {transcript.game}"]
+        options = transcript.setup.get("options") or {}
+        if "rulings" in options:  # a proposal that declares its rulings lists them (one made before names none)
+            extra += [f"ruling {r.line()}" for r in contract.declared_rulings(game, options)]
     else:
         extra = (["accepts the proposal"] if seq == 1 else []) + [e.sentence() for e in events]
     return summary_lines(game.name, seq, side, extra)

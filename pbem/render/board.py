@@ -16,6 +16,7 @@ piped into mail or with ``NO_COLOR`` as in a terminal.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Iterable, Mapping, Sequence
 
 from rich.console import Console
@@ -151,8 +152,10 @@ def mines_text(game: Any, view: Mapping[str, Any], width: int = 80) -> Text | No
 
 
 def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | None = None, events=(),
-                around: str | None = None, radius: int | None = None, full: bool = False) -> None:
-    """The whole board: header, map window, stacks, boxes, mines, eliminated
+                around: str | None = None, radius: int | None = None, full: bool = False,
+                notes: Sequence[str] = ()) -> None:
+    """The whole board: header (and ``notes`` under it: the game's rulings),
+    map window, stacks, boxes, mines, eliminated
     units, order of battle and the last events.  The window: ``full`` the
     whole map, ``around`` a hex (``radius`` each way), else as many columns
     as the terminal's width holds, centred on the hexes of the ``events``."""
@@ -169,6 +172,9 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
             why = "round the pieces" if focus else ""
     window = window_for(game.map, width, focus=focus, around=around, radius=radius, full=full, why=why)
     out.print(header(game, view, you, width))
+    for note in notes:
+        for line in textwrap.wrap(note, width, subsequent_indent="  ", break_on_hyphens=False):
+            out.print(Text(line))
     out.print(render_map(
             game.map,
             view["stacks"],

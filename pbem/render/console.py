@@ -21,6 +21,17 @@ def _seq(n: int) -> str:
     return f"{n:04d}"
 
 
+def rulings_of(match: Any) -> tuple[contract.Ruling, ...]:
+    """The rulings message 0 declares (every one; none for a game without rulings)."""
+    return contract.declared_rulings(match.game, match.transcript.setup.get("options") or {})
+
+
+def rulings_line(rulings: Iterable[contract.Ruling]) -> str:
+    """``rulings: 6.4 per-landing, 6.5 landed (not the default), ...`` -- "" for none."""
+    shown = [f"{r.rule} {r.reading}" + ("" if r.default else " (not the default)") for r in rulings]
+    return ("rulings: " + ", ".join(shown)) if shown else ""
+
+
 def match_json(match: Any, since: int = 0) -> dict[str, Any]:
     """A match as JSON: ``rolls`` lists dice groups, ``declared_rolls`` the
     rolls they make (each term, the modifiers, the total), then those pending."""
@@ -39,6 +50,7 @@ def match_json(match: Any, since: int = 0) -> dict[str, Any]:
                           "roll": shape[0], "expression": shape[1]}
                          for d, shape in ((d, describe(replay.game, replay.state, d)) for d in replay.pending)],
         "declared_rolls": [r.to_json() for r in declared_rolls(records) + pending_rolls(replay)],
+        "rulings": [r.to_json() for r in rulings_of(match)],
         "view": match.view(),
         **({"at": match.at.to_json()} if getattr(match, "at", None) is not None else {}),
     }
@@ -176,6 +188,7 @@ def report_json(report: Any) -> dict[str, Any]:
         "over": report.replay.over,
         "problems": report.problems,
         "warnings": [f.to_json() for f in getattr(report, "warnings", ())],
+        "rulings": [r.to_json() for r in contract.declared_rulings(report.replay.game, t.setup.get("options") or {})],
     }
 
 
@@ -186,6 +199,7 @@ def print_report(out: Console, report: Any) -> None:
     lines = [
         f"game {t.game} ({t.setup['module']}), {len(t)} messages",
         *(f"{side}: {key.fingerprint}" for side, key in t.keys.items()),
+        *(f"ruling {r.short()}" for r in contract.declared_rulings(report.replay.game, t.setup.get("options") or {})),
         f"signatures, hash links and chain values: all {len(t)} verified",
         f"dice recomputed: {counted(declared_rolls(report.replay.rolls))}"
         + (f"; {counted(pending_rolls(report.replay))} awaiting the next message"

@@ -168,6 +168,7 @@ def status_of(match: Any, view: Mapping[str, Any]) -> dict[str, Any]:
         "awaited": awaited,
         "vp": view.get("vp"),
         "verdict": verdict,
+        "rulings": [r.line() for r in contract.declared_rulings(game, match.transcript.setup.get("options") or {})],
     }
 
 
@@ -182,6 +183,9 @@ def _status_html(status: Mapping[str, Any]) -> str:
     rows.append(("awaited", "Awaited then" if status.get("position") else "Awaited", escape(status["awaited"]), "awaited"))
     if status["vp"] is not None:
         rows.append(("vp", "VP", escape(str(status["vp"])), ""))
+    if status.get("rulings"):  # one line of the page each: a ruling's words never share a line with a piece's id
+        rows.append(("rulings", "Rulings", "\n<ul>\n" + "\n".join(f"<li>{escape(line)}</li>" for line in status["rulings"])
+                     + "\n</ul>\n", ""))
     if status["verdict"]:
         first, *items = status["verdict"]
         cell = f"<p>{escape(first)}</p>"

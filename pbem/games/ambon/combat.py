@@ -39,8 +39,8 @@ if TYPE_CHECKING:
 class Odds:
     attack: Fraction
     defence: Fraction
-    column: str  # after rounding, before shifts
-    final: str  # after shifts and clamping
+    column: str  # the ratio after rounding, before shifts; with the column it reads when the table has none (read_column)
+    final: str  # the column read, after shifts and clamping
     shifts: tuple[tuple[str, int], ...]
     drms: tuple[tuple[str, int], ...]
 
@@ -134,7 +134,6 @@ def odds(
     gmap, v = data.map, data.value
     defence = defence_strength(data, state, defenders)
     ratio = ratio_column(attack, defence)
-    column = clamp_column(data, ratio)
     t = gmap.hex(target)
     shifts = []
     if gmap.terrain_at(t) == "mountain":
@@ -144,7 +143,7 @@ def odds(
         shifts.append(("all attackers across a river (11.2)", int(v("crt_shift_river"))))
     if sides and gmap.places.get("Paso") == t and any("fortified" in f for f in sides):
         shifts.append(("across Paso's fortified hexside (11.2)", int(v("crt_shift_fortified"))))
-    final = data.charts.table("crt").shift(column, sum(s for _, s in shifts)) if shifts else column
+    column, final = read_column(data, state, ratio, sum(s for _, s in shifts))
     drms = []
     if t in gmap.towns:
         drms.append(("attacking a town (11.2)", int(v("crt_drm_town"))))
@@ -156,7 +155,49 @@ def odds(
     special = [p for p in defenders if data.spec(p).defend_drm]
     if special:
         drms.append((f"{special[0].id} defends (11.0)", data.spec(special[0]).defend_drm))
-    return Odds(attack, defence, column_name(ratio), final, tuple(shifts), tuple(drms))
+    return Odds(attack, defence, column, final, tuple(shifts), tuple(drms))
+
+
+def read_column(data: "AmbonData", state: AmbonState, ratio: tuple[int, int], steps: int) -> tuple[str, str]:
+    """11.0, 11.2: the column a ratio reads after ``steps`` column shifts
+    (negative: left), and the ratio as the combat's event shows it -- with
+    the column it reads and why, when the table has no column for it.
+
+    Odds beyond the table (above its last column, below its first) are read
+    as the game's 11.2 ruling says: ``clamp-then-shift`` -- "once the column
+    to use on the CRT is determined [...] defender terrain may shift the
+    column": the ratio reads the table's last (first) column, which the
+    shifts then move (9:1 -> the 6:1 column, mountain -1 -> 5:1);
+    ``shift-then-clamp`` -- "shift the combat ratio one column left": the
+    ratio shifts first, counting columns beyond the table as 7:1, 8:1 ...
+    (1:4, 1:5 ... below), and the shifted ratio is read (9:1 -1 = 8:1 -> the
+    6:1 column)."""
+    crt = data.charts.table("crt")
+    columns = list(crt.columns)
+    name = column_name(ratio)
+    base = clamp_column(data, ratio)
+    top, bottom = (tuple(int(x) for x in c.split(":")) for c in (columns[-1], columns[0]))
+    beyond = 0  # columns beyond the table's edge: > 0 above the last, < 0 below the first
+    if ratio[1] == 1 and top[1] == 1 and ratio[0] > top[0]:
+        beyond = ratio[0] - top[0]
+    elif ratio[0] == 1 and bottom[0] == 1 and ratio[1] > bottom[1]:
+        beyond = -(ratio[1] - bottom[1])
+    edge = "the highest" if beyond > 0 else "the lowest"
+    if not beyond:
+        shown = name if name == base else f"{name} -> the {base} column"
+        return shown, crt.shift(base, steps) if steps else base
+    if not steps or state.ruling("11.2") == "clamp-then-shift":
+        return f"{name} -> the {base} column ({edge})", crt.shift(base, steps) if steps else base
+    at = (len(columns) - 1 + beyond if beyond > 0 else beyond) + steps  # the shifted ratio's place, off the table or on it
+    if at >= len(columns):
+        shifted = f"{top[0] + at - (len(columns) - 1)}:1"
+    elif at < 0:
+        shifted = f"1:{bottom[1] - at}"
+    else:
+        shifted = columns[at]
+    final = columns[max(0, min(len(columns) - 1, at))]
+    read = f", the {final} column ({edge})" if shifted != final else ""
+    return f"{name} (beyond the table: 11.2 ruling shift-then-clamp, {name} {steps:+d} = {shifted}{read})", final
 
 
 def fmt(value: Fraction) -> str:

@@ -100,8 +100,12 @@ VP_AWARDS = (
     "allied_unit_eliminated", "allied_detachment_eliminated", "allied_dummy_removed", "allied_hq_eliminated",
     "japanese_unit_eliminated", "japanese_hq_eliminated", "beachhead_captured", "allied_surrender",
 )
-#: landings.toml ``[mines].sweeping``: the one reading of 6.4 the code implements (README.md).
+#: landings.toml ``[mines].sweeping``: retired -- 6.4 is read as the game's 6.4
+#: ruling says (rulings.toml, chosen in message 0).  The key keeps its one old
+#: value, so that the shipped files and data sets made before keep their hash.
 SWEEPING = "per-box-per-landing-turn"
+#: Not data: the rulings (pbem.games.ambon.rulings), out of the ruleset hash; message 0 pins the readings.
+RULINGS_FILE = "rulings.toml"
 
 
 # --------------------------------------------------------------------------- the values read
@@ -230,7 +234,7 @@ class AmbonData:
     """Everything the Ambon rules read, loaded from a data directory and checked."""
 
     def __init__(self, directory: str | Path | None = None):
-        self.dataset: DataSet = load_dataset(DATA, override=directory)
+        self.dataset: DataSet = load_dataset(DATA, override=directory, exclude=(RULINGS_FILE,))
         self._directory = None if directory is None else Path(directory)
         self._sources: dict[str, DataFile] = {}
         self.map = self.dataset.map
@@ -501,8 +505,9 @@ class AmbonData:
                 raise src.error(f"mines.{kind}", f"{count}, but charts.toml values.{kind}_mines = "
                                                  f"{self.mine_kinds[kind]}; the two must agree (4.1)")
         if mines["sweeping"] != SWEEPING:
-            raise src.error("mines.sweeping", f"{mines['sweeping']!r}: the rules code implements only "
-                                              f"{SWEEPING!r} (6.4, README.md)")
+            raise src.error("mines.sweeping", f"{mines['sweeping']!r}: the key is retired and keeps its one value "
+                                              f"{SWEEPING!r}; 6.4 is read as the game's 6.4 ruling says "
+                                              f"(pbem new --ruling 6.4=..., README.md)")
 
     # ------------------------------------------------------------------ turns.toml
 

@@ -16,8 +16,10 @@ if TYPE_CHECKING:
     from pbem.games.ambon.data import AmbonData
 
 
-def entered(data: "AmbonData", state: AmbonState, piece: Piece, where: str) -> tuple[AmbonState, list[Event]]:
-    """``piece`` has entered ``where`` (or is revealed there).
+def entered(data: "AmbonData", state: AmbonState, piece: Piece, where: str, *,
+            landed: bool = False) -> tuple[AmbonState, list[Event]]:
+    """``piece`` has entered ``where`` (or is revealed there); ``landed``:
+    it came ashore there from a First Wave box (6.2, 6.3).
 
     8.0: a Japanese unit's ZOC reaching a concealed unit reveals it; "HQ
     units have no ZOC", so a Japanese HQ reveals nothing.  3.1: any unit,
@@ -25,7 +27,9 @@ def entered(data: "AmbonData", state: AmbonState, piece: Piece, where: str) -> t
     7.2: a concealed Allied piece entering a Japanese ZOC, a beachhead or a
     Japanese-held key location is revealed; a dummy may not retake a key
     location.  6.5: a Japanese unit entering a landing hex places a
-    beachhead; an Allied unit (not a dummy) entering one captures it."""
+    beachhead -- by any entry, or only by landing there, as the game's 6.5
+    ruling reads "When a Japanese unit enters a landing hex" (``entry`` or
+    ``landed``); an Allied unit (not a dummy) entering one captures it."""
     gmap = data.map
     events: list[Event] = []
     h = gmap.hex(where)
@@ -39,7 +43,7 @@ def entered(data: "AmbonData", state: AmbonState, piece: Piece, where: str) -> t
         if h in gmap.key_locations and state.controller(where) != JAPANESE:
             state = replace(state, control=state.control + ((where, state.turn),))
             events.append(Event("3.1", f"{piece.id} takes {gmap.key_locations[h].name} ({where}) on turn {state.turn}"))
-        if where in [lane.target for lane in data.lanes.values()]:
+        if where in [lane.target for lane in data.lanes.values()] and (landed or state.ruling("6.5") == "entry"):
             state, more = place_beachhead(state, where)
             events += more
         return state, events
@@ -63,12 +67,13 @@ def entered(data: "AmbonData", state: AmbonState, piece: Piece, where: str) -> t
     return state, events
 
 
-def entered_all(data: "AmbonData", state: AmbonState, units: list[str], where: str) -> tuple[AmbonState, list[Event]]:
+def entered_all(data: "AmbonData", state: AmbonState, units: list[str], where: str, *,
+                landed: bool = False) -> tuple[AmbonState, list[Event]]:
     """Several units entering one hex together (a landing, an advance): each
     of them enters, since an HQ among them projects no ZOC (8.0)."""
     events: list[Event] = []
     for uid in units:
-        state, more = entered(data, state, state.piece(uid), where)
+        state, more = entered(data, state, state.piece(uid), where, landed=landed)
         events += more
     return state, events
 
@@ -83,7 +88,7 @@ def zoc_reaches(data: "AmbonData", source: Any, target: Any) -> bool:
 
 
 def place_beachhead(state: AmbonState, target: str) -> tuple[AmbonState, list[Event]]:
-    """6.5: a Japanese unit entering a landing hex places a beachhead marker."""
+    """6.5: a Japanese unit entering (or landing in: the 6.5 ruling) a landing hex places a beachhead marker."""
     if target in state.beachheads or target in state.lost_beachheads:
         return state, []
     return replace(state, beachheads=state.beachheads + (target,)), [

@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 from pbem.engine.machine import DiceRolled, Event, MessageEnd, Opened, Ordered, ParsedOrders, Sealed, illegal, replace
 from pbem.errors import InputError
 from pbem.games.ambon import awaited, orders, rolls, views
+from pbem.games.ambon import rulings as ambon_rulings
 from pbem.games.ambon.data import OPTIONAL_RULES, AmbonData
 from pbem.games.ambon.sequence import phasing_side
 from pbem.games.ambon.state import ALLIED, GAME_OVER, JAPANESE, SETUP_ALLIED, AmbonState, Mine, Piece
@@ -65,7 +66,18 @@ class AmbonGame:
         pieces += [Piece(u, JAPANESE, "") for u in self.data.unit_ids(JAPANESE)]
         mines = tuple(Mine(m, "") for m in self.data.mine_slots)
         return AmbonState(turn=self.data.first_turn, phase=SETUP_ALLIED, pieces=tuple(pieces), mines=mines,
-                          options=options)
+                          options=options, rulings=ambon_rulings.declared(setup_options))
+
+    def choose_rulings(self, named: Mapping[str, str], preset: str | None = None) -> dict[str, str]:
+        """Issue 26: the rulings a proposal pins, every one: ``preset``'s
+        readings (None: the defaults), those ``named`` instead
+        (:func:`pbem.games.ambon.rulings.choose`; the table is
+        ``data/rulings.toml``)."""
+        return ambon_rulings.choose(named, preset)
+
+    def rulings(self, options: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The rulings message 0's ``options`` declare, described for the players (the defaults where it names none)."""
+        return ambon_rulings.described(ambon_rulings.declared(options))
 
     def scenario_state(self, doc: Mapping[str, Any]) -> AmbonState:
         """A position for referee mode and tests (``pbem adjudicate``): the

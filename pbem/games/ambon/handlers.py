@@ -194,7 +194,13 @@ def _move(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[AmbonS
     message, so the Japanese unit stops there, and no Japanese unit moves
     until the reveal is made (its identity decides what the ZOC costs).
     The Movement Phase then goes on (:func:`phases.progress`): "The Japanese
-    unit may continue moving with its remaining MP"."""
+    unit may continue moving with its remaining MP".
+
+    7.0: "A unit may spend MP until it has none left."  As the game's 7.0
+    ruling reads it: ``legs``, a unit may be given several move orders in
+    one Movement Phase while it has MP left; ``one-leg``, one move order a
+    unit a phase -- a unit that has moved this turn may not move again,
+    except one stopped by an 8.0 reveal, which goes on (8.0 Comment)."""
     unit_id, goal = action.order["unit"], action.order.get("to")
     side = action.side
     if not state.has_piece(unit_id):
@@ -206,6 +212,11 @@ def _move(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[AmbonS
     if waiting:
         raise illegal("8.0", f"{unit_id} cannot move yet: {', '.join(waiting)} must be revealed first "
                              f"(the {other(side).capitalize()} player reveals in the next message; the Movement Phase then goes on)")
+    halted = (unit_id, state.turn) in state.halted
+    if piece.moved and not halted and state.ruling("7.0") == "one-leg":
+        raise illegal("7.0", f"{unit_id} has moved this Movement Phase; this game's 7.0 ruling is one-leg: one "
+                             f"move order a unit a phase (only a unit stopped by a reveal, 8.0, goes on)")
+    state = replace(state, halted=tuple(h for h in state.halted if h[1] == state.turn and h[0] != unit_id))
     if piece.penalty in ("no-move", "opposed"):
         rule = "6.3" if piece.penalty == "opposed" else "6.2"
         raise illegal(rule, f"{unit_id} landed this turn under a {'No Move' if rule == '6.2' else 'opposed landing'} marker and may not move")
@@ -246,6 +257,7 @@ def _move(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[AmbonS
     waiting = hidden.awaited_by(data, state, side)
     if waiting and state.piece(unit_id).on_map and len(walked) < len(path):
         rest = f"; it may move on with its remaining {format_mp(left - paid)}" if left - paid else ""
+        state = replace(state, halted=state.halted + ((unit_id, state.turn),))
         events.append(Event("8.0", f"{unit_id} stops in {walked[-1]} until {', '.join(waiting)} "
                                    f"{'is' if len(waiting) == 1 else 'are'} revealed (8.0){rest}"))
     return state, events

@@ -215,7 +215,7 @@ def resolve(data: "AmbonData", state: AmbonState, landing: Landing, die: int) ->
     what = "no movement this turn" if penalty == "no-move" else f"-{format_mp(less, unit=False)} MP this turn"
     events = [Event(rule, f"landing on {lane.target}: {shown} -> landing succeeds, {what}",
                     {"lane": landing.lane, "roll": die, "drms": [list(m) for m in mods], "total": total, "result": result, "landed": list(landing.units)})]
-    state, more = entering.entered_all(data, state, list(landing.units), lane.target)
+    state, more = entering.entered_all(data, state, list(landing.units), lane.target, landed=True)
     return state, events + more
 
 
@@ -227,9 +227,15 @@ def sweep(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]
     """6.4: after the landings, second waves move up and mines are swept.
 
     Second Wave units move to their lane's First Wave box unless a
-    non-artillery unit is still there.  In each mine box a landing used this
-    turn, revealed dummy markers are removed and one revealed real marker is
-    swept (ambon-notes: one removal per mine box per turn it was used)."""
+    non-artillery unit is still there.  Then mine boxes are swept: their
+    revealed dummy markers are removed, and one revealed real marker (the
+    Japanese player's choice: revealed real markers are alike, so the first).
+    Which boxes, as the game's 6.4 ruling reads "One real mine marker still
+    in a mine box is removed each turn": ``per-landing``, each box a landing
+    checked this turn (the sentence restates the removal after the
+    landings); ``every-turn``, every box holding a revealed marker, landing
+    or not (a marker nobody has revealed cannot be told real or dummy, so it
+    stays).  The event names every marker removed."""
     events: list[Event] = []
     for lane in data.lanes.values():
         waiting = state.at(lane.second_wave)
@@ -243,17 +249,21 @@ def sweep(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]
         events.append(Event("6.4", f"{', '.join(p.id for p in waiting)} move up to {lane.first_wave}"))
     used = sorted({data.lanes[l.lane].mine_box for l in state.landings
                    if data.lanes[l.lane].mine_box and l.stage not in (LandingStage.POSTPONED, LandingStage.NOT_MADE)})
-    for box in used:
-        in_box = [m for m in state.mines if m.box == box]
+    swept = used
+    if state.ruling("6.4") == "every-turn":
+        swept = sorted({m.box for m in state.mines if m.box != REMOVED and m.status in ("real", "dummy")} | set(used))
+    for box in swept:
+        in_box = sorted((m for m in state.mines if m.box == box), key=lambda m: data.mine_slots.index(m.id))
         dummies = [m for m in in_box if m.status == "dummy"]
         real = [m for m in in_box if m.status == "real"]
         removed = dummies + real[:1]
         for m in removed:
             state = state.with_mine(replace(m, box=REMOVED, status=m.status))
         if removed:
-            events.append(
-                Event("6.4", f"minesweeping in {box}: {len(dummies)} dummy and {len(real[:1])} real marker(s) removed")
-            )
+            why = "" if box in used else " (6.4 ruling every-turn: no landing checked it this turn)"
+            named = ", ".join(f"the {m.status} marker {m.id}" for m in removed)
+            events.append(Event("6.4", f"minesweeping in {box}: {named} removed{why}",
+                                {"box": box, "removed": [m.id for m in removed]}))
     return replace(state, landings=(), landing_combats=()), events
 
 
@@ -473,5 +483,5 @@ def come_ashore(data: "AmbonData", state: AmbonState, lane_id: str) -> tuple[Amb
                   f"they may not move, bombard or attack this turn"
                   + (f"; artillery stays in {lane.first_wave}" if len(movers) < len(units) else ""),
                   {"lane": lane_id, "landed": [p.id for p in movers]})
-    state, more = entering.entered_all(data, state, [p.id for p in movers], lane.target)
+    state, more = entering.entered_all(data, state, [p.id for p in movers], lane.target, landed=True)
     return state, [event] + more

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pbem.engine.machine import Event, replace
+from pbem.engine.machine import Event, illegal, replace
 from pbem.games.ambon import entering, hidden, landing, retreat, setup
 from pbem.games.ambon.state import ELIMINATED, REMOVED, AmbonState
 
@@ -32,10 +32,21 @@ def settle(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event
 
 def voluntary(data: "AmbonData", state: AmbonState, side: str) -> tuple[AmbonState, list[Event]]:
     """13.1: reveals ``side`` made without a rule demanding them take effect
-    at the end of its message."""
+    at the end of its message.
+
+    "The Allied player can block one by revealing that the unit is a
+    detachment."  As the game's 13.1 ruling reads it: ``any``, the owner
+    may reveal any of its concealed pieces or mine markers of its own
+    accord, a dummy too; ``detachment``, only a concealed detachment (the
+    reveal the sentence allows, to block a road or trail for supply)."""
     events: list[Event] = []
-    for slot, _ in state.published:
+    for slot, value in state.published:
         if hidden.slot_owner(data, slot) == side and hidden.unapplied(data, state, slot):
+            if state.ruling("13.1") == "detachment" and slot != setup.SECOND_WAVE_SLOT and value != "detachment":
+                what = "a mine marker" if slot in data.mine_slots else f"a {value}"
+                raise illegal("13.1", f"{slot} would be revealed as {what}, and no rule demands it: this game's "
+                                      f"13.1 ruling is detachment -- only a concealed detachment may be revealed "
+                                      f"of the owner's accord")
             state, more = apply(data, state, slot)
             events += more
     return state, events
@@ -88,7 +99,10 @@ def place_second_wave(data: "AmbonData", state: AmbonState, note: str) -> tuple[
     battalion is placed where that turn-1 6.4 step would have put it --
     the First Wave box if no non-artillery unit is in it (the boxes have
     not changed since the landings), else the Second Wave box -- and the
-    note does not delay the landing by a turn.
+    note does not delay the landing by a turn.  That is the game's 14.2
+    ruling ``first-wave``; with ``second-wave`` "are placed" means in their
+    Second Wave boxes, from which they move up as 6.4 says, after the
+    turn-2 landings (so they land on turn 3 at the earliest).
 
     6.5: "Any Japanese units still scheduled to land in that hex are all
     eliminated" when the Allies capture a beachhead.  A battalion whose
@@ -105,6 +119,11 @@ def place_second_wave(data: "AmbonData", state: AmbonState, note: str) -> tuple[
             pieces += [replace(state.piece(u), where=ELIMINATED) for u in units]
             events.append(Event("6.5", f"{', '.join(units)} were to land on {lane.target}, a beachhead the Allies "
                                        f"captured: they are eliminated"))
+            continue
+        if state.ruling("14.2") == "second-wave":
+            pieces += [replace(state.piece(u), where=lane.second_wave) for u in units]
+            events.append(Event("14.2", f"{', '.join(units)} are placed in {lane.second_wave} (14.2 ruling "
+                                        f"second-wave: they move up to {lane.first_wave} as 6.4 says)"))
             continue
         blocking = [p for p in state.at(lane.first_wave) if not data.spec(p).artillery]
         box = lane.second_wave if blocking else lane.first_wave

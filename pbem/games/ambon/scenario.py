@@ -21,11 +21,12 @@ def scenario_state(game: "AmbonGame", doc: Mapping[str, Any]) -> AmbonState:
         turn = 2
         phase = "japanese-movement"
         options = ["14.2"]
+        rulings = { "6.5" = "landed" }   (issue 26: readings of disputed rules; the defaults for the rest)
         disrupted = ["AUS-B"]
         beachheads = ["0713"]
         [positions]   "3.A" = "1410"       (units not listed are not in play)
         [concealed]   X1 = "1409"          (identity unknown to the Japanese)
-        [revealed]    X2 = "detachment"    (a concealed piece already revealed)
+        [revealed]    X2 = "detachment"    (a concealed piece already revealed; M1 = "real": a mine marker)
         [secret]      X1 = "detachment"    (what the referee knows: answers reveals)
         [mines]       M1 = "mine-1"
         [penalties]   "3.A" = "-2mp"
@@ -38,7 +39,7 @@ def scenario_state(game: "AmbonGame", doc: Mapping[str, Any]) -> AmbonState:
                                               the answers the other side's decisions need)
     """
     data = game.data
-    known = {"turn", "phase", "options", "disrupted", "beachheads", "positions", "concealed", "secret",
+    known = {"turn", "phase", "options", "rulings", "disrupted", "beachheads", "positions", "concealed", "secret",
              "mines", "penalties", "control", "revealed", "standing", "oos", "surrender"}
     unknown = sorted(set(doc) - known)
     if unknown:
@@ -62,7 +63,7 @@ def scenario_state(game: "AmbonGame", doc: Mapping[str, Any]) -> AmbonState:
         return value
 
     options = names("options")
-    state = game.initial_state({"rules": options})
+    state = game.initial_state({"rules": options, "rulings": dict(table("rulings"))})
     phase = doc.get("phase", Phase.J_MOVEMENT.value)
     if phase not in PHASES:
         raise InputError(f"scenario: phase {phase!r} is not one of {', '.join(PHASES)}", field="phase")
@@ -84,7 +85,14 @@ def scenario_state(game: "AmbonGame", doc: Mapping[str, Any]) -> AmbonState:
             elif where not in data.map.boxes and where not in (ELIMINATED, OFF_MAP):
                 raise InputError(f"scenario: {pid} is placed in {where!r}, neither a hex nor a box", field=key)
             pieces[pid] = replace(piece(key, pid, concealed), where=where)
+    mine_status: dict[str, str] = {}
     for pid, identity in table("revealed").items():
+        if pid in data.mine_slots:  # a mine marker a mine check revealed (6.1), still in its box
+            if identity not in ("real", "dummy"):
+                raise InputError(f"scenario: [revealed] {pid} = {identity!r}: a mine marker is real or dummy",
+                                 field="revealed")
+            mine_status[pid] = identity
+            continue
         if identity not in ("detachment", "dummy"):
             raise InputError(f"scenario: [revealed] {pid} = {identity!r}: detachment or dummy", field="revealed")
         pieces[pid] = replace(piece("revealed", pid, True), concealed=False, identity=identity)
@@ -127,7 +135,7 @@ def scenario_state(game: "AmbonGame", doc: Mapping[str, Any]) -> AmbonState:
         turn=turn,
         phase=phase,
         pieces=tuple(pieces.values()),
-        mines=tuple(Mine(m, str(mines_at.get(m, ""))) for m in data.mine_slots),
+        mines=tuple(Mine(m, str(mines_at.get(m, "")), mine_status.get(m, "hidden")) for m in data.mine_slots),
         beachheads=tuple(names("beachheads")),
         control=control,
         sealed=tuple((ALLIED, slot) for slot in data.concealed_slots + data.mine_slots),

@@ -15,6 +15,7 @@ from typing import Iterable
 
 from pbem.engine.machine import illegal, replace
 from pbem.engine.standing import StandingTable
+from pbem.games.ambon import rulings as _rulings
 from pbem.games.ambon.sequence import ALLIED, JAPANESE, PHASES, SIDES, Phase, other, phasing_side
 
 __all__ = ["ALLIED", "JAPANESE", "SIDES", "PHASES", "Phase", "other"]
@@ -255,6 +256,9 @@ class AmbonState:
     pieces: tuple[Piece, ...]
     mines: tuple[Mine, ...] = ()
     options: tuple[str, ...] = ()
+    # issue 26: the reading of each disputed sentence, (rule, reading) in rule
+    # order, every one (message 0's options.rulings, the defaults for the rest)
+    rulings: tuple[tuple[str, str], ...] = field(default_factory=_rulings.defaults)
     beachheads: tuple[str, ...] = ()  # 6.5: hexes with a beachhead marker
     lost_beachheads: tuple[str, ...] = ()  # 6.5: captured by the Allies, never again a beachhead
     control: tuple[tuple[str, int], ...] = ()  # 3.1: Japanese-held key locations, (hex, turn taken)
@@ -265,6 +269,7 @@ class AmbonState:
     sealed: tuple[tuple[str, str], ...] = ()  # (side, slot) committed
     closing: bool = False  # the phasing side has finished giving orders for this phase
     movement_paused: bool = False  # 8.0: a movement message ended waiting for reveals; the phase goes on after them
+    halted: tuple[tuple[str, int], ...] = ()  # 8.0: (unit, turn) whose move stopped for a reveal: it may go on (7.0 one-leg)
     acted: bool = False  # something was done in the current phase (5.0: else it ends "skipped")
     seen: tuple[int, str] = (0, "")  # (turn, phase) the current message's author saw open, or its orders reached
     landing_combats: tuple[LandingCombat, ...] = ()  # 6.3: every landing combat of this Landing Phase, in order
@@ -368,3 +373,11 @@ class AmbonState:
 
     def option(self, rule: str) -> bool:
         return rule in self.options
+
+    def ruling(self, rule: str) -> str:
+        """The reading of disputed rule ``rule`` this game plays (``"6.5"`` ->
+        ``"entry"``; rulings.toml lists each one's readings)."""
+        for name, reading in self.rulings:
+            if name == rule:
+                return reading
+        raise KeyError(f"no ruling {rule!r} (the rulings: {', '.join(r for r, _ in self.rulings)})")

@@ -170,7 +170,10 @@ def _reveals(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str]
     if side == ALLIED:
         concealed = [p for p in state.on_map(side) if p.concealed]
         if concealed:
-            notes = ['13.1: you may reveal a concealed piece at any time: reveal = "X1"']
+            notes = (['13.1: you may reveal a concealed piece at any time: reveal = "X1"']
+                     if state.ruling("13.1") == "any" else
+                     ['13.1 (this game\'s ruling: detachment): you may reveal a concealed detachment at any time, '
+                      'not a dummy: reveal = "X1"'])
             notes += [f"  {p.id} in {p.where}" + (f": {secrets[p.id]} [only you see this]" if p.id in secrets else "")
                       for p in concealed]
             out.sections.append(Section("Your concealed pieces (voluntary reveals)", notes))
@@ -372,6 +375,9 @@ def _moves(game: Any, state: AmbonState, side: str, out: Sections) -> None:
             held.append(f"{p.id} ({'6.3 opposed landing' if p.penalty == 'opposed' else '6.2 No Move'})")
             continue
         if turn1 is not None and p.id not in turn1:
+            continue
+        if p.moved and state.ruling("7.0") == "one-leg" and (p.id, state.turn) not in state.halted:
+            held.append(f"{p.id} (moved: 7.0 ruling one-leg)")
             continue
         left = movement.allowance(data, p) - p.spent
         if left <= 0:
