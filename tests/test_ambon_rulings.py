@@ -103,9 +103,9 @@ def test_rulings_table_quotes_each_sentence_and_gives_every_reading_a_meaning():
     (('landed = "a beachhead', 'sailed = "a beachhead'),
      r"rulings\.toml, line \d+: rulings\.6\.5\.readings: the readings played are entry, sailed, but the rules code "
      r"plays entry, landed"),
-    (('unplayed = ["per-stack"]', 'unplayed = []'),
-     r"rulings\.toml, line \d+: rulings\.11\.3\.readings: the readings played are per-stack, per-unit, but the "
-     r"rules code plays per-unit"),
+    (('default = "per-unit"', 'default = "per-unit"\nunplayed = ["per-stack"]'),
+     r"rulings\.toml, line \d+: rulings\.11\.3\.readings: the readings played are per-unit, but the "
+     r"rules code plays per-unit, per-stack"),
     (('"13.1" = "detachment"', '"13.1" = "dummy"'),
      r"rulings\.toml, line \d+: presets\.tournament\.readings: 13\.1 = 'dummy': not a reading played"),
     (('[rulings."7.0"]', '[rulings."7.1"]'), r"rulings\.toml, line \d+: rulings\.7\.1: no such ruling in the rules code"),
@@ -175,9 +175,6 @@ def test_rulings_new_pins_every_ruling_in_message_0_and_says_them(players):
                                  "14.2 (placing the concealed second wave)"),
     (["--ruling", "6.5=walked"], "Error: rulings.6.5: unknown reading 'walked'; the readings of 6.5 (beachheads) "
                                  "are entry (the default), landed"),
-    (["--ruling", "11.3=per-stack"], "Error: rulings.11.3: the reading 'per-stack' is listed but not yet played by "
-                                     "pbem; the readings of 11.3 (refusing a retreat) are per-unit (the default), "
-                                     "per-stack (not yet played)"),
     (["--rulings", "strict"], "Error: rulings preset 'strict': unknown; Ambon's presets are default, tournament"),
     (["--ruling", "6.5"], "Error: --ruling '6.5': expected RULE=READING, e.g. --ruling 6.5=landed"),
     (["--ruling", "6.5=landed", "--ruling", "6.5=entry"], "Error: --ruling '6.5=entry': ruling 6.5 is already "
@@ -535,14 +532,41 @@ def test_14_2_ruling_second_wave_places_them_in_second_wave_boxes_and_6_4_moves_
 # --------------------------------------------------------------------------- 11.3 (wired by retreat.py)
 
 
-def test_11_3_ruling_is_exposed_to_the_rules_and_its_unplayed_reading_refused():
+@pytest.mark.parametrize("reading, losses, disrupted, eliminated", [
+    ("per-unit", ["NEI-1.B"], ["NEI-1.C"], ["NEI-1.B"]),  # the hit, then an extra hit for each unit that stays
+    ("per-stack", ["NEI-1.B", "NEI-1.C"], ["NEI-1.B", "NEI-1.C"], []),  # the hit and one extra, both the owner's
+])
+def test_11_3_ruling_refusing_an_r_per_unit_or_per_stack(reading, losses, disrupted, eliminated):
     """11.3: "A combat result of "r" forces all defending units to retreat
     one hex, unless the defender chooses to take an additional hit instead
-    to refuse the retreat."  per-unit is the reading played; per-stack is
-    listed, and refused until the rules play it."""
-    assert GAME.initial_state({}).ruling("11.3") == "per-unit"
-    with pytest.raises(Exception, match="the reading 'per-stack' is listed but not yet played by pbem"):
-        GAME.initial_state({"rulings": {"11.3": "per-stack"}})
+    to refuse the retreat."  per-unit: each unit that stays takes an extra
+    hit; per-stack: the stack stays for one extra hit in all -- which unit
+    takes it is the owner's choice, as for every hit (here: NEI-1.C)."""
+    from pbem.engine.machine import DiceRolled, MessageEnd, Ordered
+
+    state = GAME.scenario_state({"turn": 3, "phase": "japanese-combat", "rulings": {"11.3": reading},
+                                 "positions": {"1.A": "1611", "1.B": "1611", "NEI-1.B": "1511", "NEI-1.C": "1511"},
+                                 "standing": {"allied": {"hq-support": "never"}, "japanese": {"advance": "never"}}})
+    assert state.ruling("11.3") == reading
+    order = GAME.parse_orders({"order": [{"attack": "1511", "with": ["1.A", "1.B"]}]}, JAPANESE).public[0]
+    state, _ = GAME.apply(state, Ordered(JAPANESE, 5, 0, order))
+    state, _ = GAME.apply(state, MessageEnd(JAPANESE, 5))
+    state, events = GAME.apply(state, DiceRolled("combat 1511", (5,)))  # 12 against 6 = 2:1, 5 -> 0/1r
+    assert any(e.text.startswith("combat at 1511: 12 against 6 = 2:1; roll 5 -> 0/1r") for e in events)
+    answer = [{"retreat": "hit"}, {"losses": losses}]
+    texts = []
+    for i, o in enumerate(GAME.parse_orders({"order": answer}, "allied").public):
+        state, more = GAME.apply(state, Ordered("allied", 6, i, o))
+        texts += [e.text for e in more]
+    assert sorted(p.id for p in state.pieces if p.disrupted) == disrupted
+    assert sorted(p.id for p in state.pieces if p.where == "eliminated") == eliminated
+    assert all(state.piece(u).where == "1511" for u in disrupted)  # nobody retreated
+    if reading == "per-stack":
+        assert "defender hit: NEI-1.C is disrupted (owner's choice)" in texts
+        assert "combat at 1511: the defenders refuse the retreat with one extra hit in all (11.3 ruling per-stack)" in texts
+    else:
+        assert "refusing the retreat (owner's choice): extra hit: NEI-1.B is eliminated" in texts
+        assert "refusing the retreat (owner's choice): extra hit: NEI-1.C is disrupted" in texts
 
 
 # --------------------------------------------------------------------------- a whole game under declared rulings

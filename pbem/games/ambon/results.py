@@ -45,12 +45,21 @@ def settle(data: "AmbonData", state: AmbonState, fight: Fight,
         answers = fight.answers if fight.waiting == owner else ()
         held = replace(fight, answers=answers)
         more: list[Event] = []
+        skip = 0
         if fight.step == 1:
-            victims = combat.choose_victims(data, _defenders(state, fight), d_hits, answer=_words(held.answer("losses")),
+            defenders = _defenders(state, fight)
+            refused = stack_refusal(state, held, owner, defenders, d_hits, data)
+            hits = d_hits + (refused == "hit")
+            victims = combat.choose_victims(data, defenders, hits, answer=_words(held.answer("losses")),
                                             standing=state.standing.get(owner, "losses"), where=where)
-            decided = victims is not None and (not kind or _retreat_decided(data, state, held, victims, busy))
+            decided = victims is not None and refused is not None and (
+                not kind or refused == "hit" or _retreat_decided(data, state, held, victims, busy))
             if decided:
                 state, more, _ = combat.take_hits(state, data, victims, fight.names[0])
+                if refused == "hit":  # 11.3 ruling per-stack: one extra hit for all, and nobody retreats
+                    more.append(Event("11.3", f"{fight.label} {fight.target}: the defenders refuse the retreat with "
+                                              f"one extra hit in all (11.3 ruling per-stack)", {"target": fight.target}))
+                    skip = 1
         elif fight.step == 2:
             survivors = _defenders(state, fight)
             decided = True
@@ -80,8 +89,22 @@ def settle(data: "AmbonData", state: AmbonState, fight: Fight,
                                         f"instructions they have just given", {"target": fight.target, "owner": owner}))
         events += more
         keep = answers if fight.step == 1 else ()  # the defender's answer covers their retreat too
-        fight = replace(fight, step=fight.step + 1, waiting=owner if keep else "", asked=False, answers=keep)
+        fight = replace(fight, step=fight.step + 1 + skip, waiting=owner if keep else "", asked=False, answers=keep)
     return state, events, fight
+
+
+def stack_refusal(state: AmbonState, fight: Fight, owner: str, defenders: list[Any], hits: int,
+                  data: "AmbonData") -> str | None:
+    """11.3, ruling per-stack: whether the defending stack refuses an ``r``
+    (``"hit"``: one extra hit in all, the owner choosing who takes it, as
+    every hit) or retreats (``"retreat"``); None while it is the owner's
+    open choice.  ``"retreat"`` under the per-unit reading and for any
+    other result: each unit then answers for itself (:func:`retreat.retreat_units`)."""
+    _, _, kind = combat.parse_result(fight.result)
+    if kind != "r" or state.ruling("11.3") != "per-stack" or hits >= combat.capacity(data, defenders):
+        return "retreat"
+    answer = fight.answer("retreat") or state.standing.get(owner, "retreat")
+    return answer
 
 
 def _attackers(state: AmbonState, fight: Fight) -> list[Any]:

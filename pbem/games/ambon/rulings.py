@@ -35,7 +35,7 @@ PLAYED: dict[str, tuple[str, ...]] = {
     "6.5": ("entry", "landed"),  # entering.entered
     "7.0": ("legs", "one-leg"),  # handlers._move
     "11.2": ("clamp-then-shift", "shift-then-clamp"),  # combat.odds
-    "11.3": ("per-unit",),  # retreat (per-stack: to be played)
+    "11.3": ("per-unit", "per-stack"),  # results.stack_refusal, retreat.retreat_units
     "13.1": ("any", "detachment"),  # reveals.voluntary
     "14.2": ("first-wave", "second-wave"),  # reveals.place_second_wave
 }
