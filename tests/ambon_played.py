@@ -318,6 +318,7 @@ class PlayedGame:
     phase: str = ""
     result: list[str] = field(default_factory=list)
     orders: list[dict[str, Any]] = field(default_factory=list)  # the orders of messages 2, 3, ...
+    rulings: dict[str, str] = field(default_factory=dict)  # the readings message 0 declared (random per seed)
     rolls: int = 0
     events: int = 0
 
@@ -509,6 +510,20 @@ def seeded_protocol(seed: int) -> Iterator[None]:
 def random_options(rng: random.Random) -> tuple[str, ...]:
     """A random subset of the optional rules (14.1-14.4)."""
     return tuple(rule for rule in OPTIONAL_RULES if rng.random() < 0.4)
+
+
+def rulings_for(seed: int) -> dict[str, str]:
+    """A reading of each disputed sentence (pbem/games/ambon/data/rulings.toml)
+    for the game of ``seed``: each ruling's readings in turn, shifted by the
+    ruling's place, so that any two games in a row play every reading and
+    the defaults are mixed with the others."""
+    from pbem.games.ambon import rulings as ambon_rulings
+
+    found = {}
+    for k, ruling in enumerate(ambon_rulings.load().rulings):
+        readings = [name for name, _ in ruling.readings if name not in ruling.unplayed]
+        found[ruling.rule] = readings[(seed + k) % len(readings)]
+    return found
 
 
 # =========================================================================== an independent replay, action by action
@@ -901,8 +916,9 @@ def check_position(ref: ActionReplay, state: Any, who: str, owed: set[str]) -> N
             bad("position", f"a beachhead on {b}, {'captured' if b in lost else 'not a landing hex'} (6.5)")
         if any(u.where == b and u.side == ALLIED and not u.concealed and u.identity != "dummy" for u in units.values()):
             bad("position", f"an Allied unit stands on the beachhead {b} (6.5: it removes the marker)")
-    for p in units.values():
-        if p.side == JAPANESE and p.where in rules.lane_targets and p.where not in heads | lost:
+    for p in units.values():  # 6.5 ruling "entry": any entry places the marker ("landed": only coming ashore)
+        if p.side == JAPANESE and p.where in rules.lane_targets and p.where not in heads | lost \
+                and state.ruling("6.5") == "entry":
             bad("position", f"{p.id} stands on the landing hex {p.where} and there is no beachhead (6.5)")
     # 6.4 mines
     for mid, (box, status) in mines(state).items():
@@ -1021,8 +1037,9 @@ def play_game(seed: int, root: Path, *, options: Iterable[str] | None = None, ma
     started = time.perf_counter()
     rng = random.Random(f"game {seed}")
     chosen = tuple(sorted(options)) if options is not None else random_options(rng)
+    readings = rulings_for(seed) if options is None else {}
     where = root / f"game-{seed}"
-    played = PlayedGame(seed, chosen, where)
+    played = PlayedGame(seed, chosen, where, rulings=readings)
     keys = identities(root)
     sides = {side: Side(keys[side], where / PLAYERS[side][0]) for side in (JAPANESE, ALLIED)}
     for s in sides.values():
@@ -1033,11 +1050,11 @@ def play_game(seed: int, root: Path, *, options: Iterable[str] | None = None, ma
     bot = AmbonBot(GAME, random.Random(f"bot {seed}"))
     rules = RulesData(GAME)
     setup_options = {"rules": list(chosen)} if chosen else {}
-    ref = ActionReplay(GAME, played, rules, setup_options)
+    ref = ActionReplay(GAME, played, rules, {**setup_options, **({"rulings": readings} if readings else {})})
     checker = Checker(ref, played)
     with seeded_protocol(seed):
         first = session.new_game(sides[JAPANESE].directory, "ambon", JAPANESE, keys[ALLIED].public, keys[JAPANESE],
-                                 options=setup_options)
+                                 options=setup_options, rulings=readings or None)
         proposal = session.proposal_match(first, keys[ALLIED])
         orders = bot.orders(proposal.replay.state, ALLIED, 1)
         path, _ = session.join_game(first, sides[ALLIED].directory, keys[ALLIED], orders)
@@ -1181,7 +1198,8 @@ def choices(games: Iterable[PlayedGame]) -> dict[str, int]:
     """What the bots' choice policy did in ``games``, counted: the kinds of
     order (land, postpone, move, attack, attack-with-hq, bombard, support-none,
     support-hq, surrender-yes/no, advance, advance-none, reveal), messages
-    without orders, standing instructions changed during play, optional rules."""
+    without orders, standing instructions changed during play, optional rules,
+    and the rulings' readings played (``ruling 6.5 landed``)."""
     found: dict[str, int] = {}
 
     def count(key: str) -> None:
@@ -1190,6 +1208,8 @@ def choices(games: Iterable[PlayedGame]) -> dict[str, int]:
     for g in games:
         for rule in g.options:
             count(f"rule {rule}")
+        for rule, reading in g.rulings.items():
+            count(f"ruling {rule} {reading}")
         for doc in g.orders:
             if not doc.get("order") and not doc.get("standing"):
                 count("message without orders")

@@ -121,6 +121,10 @@ def test_the_choice_policy_makes_every_kind_of_choice(root):
     wanted = ["land", "postpone", "move", "attack", "attack-with-hq", "bombard", "support-none", "support-hq",
               "advance", "losses", "retreat", "message without orders", "standing changed", "rule 14.1", "rule 14.2", "rule 14.3", "rule 14.4"]
     assert [w for w in wanted if not made.get(w)] == []
+    from pbem.games.ambon import rulings
+
+    readings = [f"ruling {r.rule} {name}" for r in rulings.load().rulings for name, _ in r.readings]
+    assert [r for r in readings if not made.get(r)] == []  # issue 26: every ruling's every reading is played
 
 
 def test_a_game_is_the_same_on_every_run_of_its_seed(tmp_path):

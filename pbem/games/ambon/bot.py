@@ -88,6 +88,7 @@ class AmbonBot:
         self.data = game.data
         self.rng = rng
         self.setup_rng = rng if rng is not None else random.Random()  # 4.1's identities: never the data's example
+        self.identities: dict[str, str] = {}  # the concealed pieces' identities it drew (its own secret)
         self.standing = STANDING if standing is None else standing  # set in the setup (without rng)
 
     # ------------------------------------------------------------------ entry
@@ -337,6 +338,7 @@ class AmbonBot:
             where = self.rng.choice([h for h in beaches if room[h] > 0])
             room[where] -= 1
             orders.append({"conceal": slot, "hex": where, "is": identity})
+            self.identities[slot] = identity
         boxes = sorted(b for b, spec in self.data.map.boxes.items() if spec.kind == "mines")
         kinds = [kind for kind, n in self.data.mine_kinds.items() for _ in range(n)]
         self.rng.shuffle(kinds)
@@ -465,6 +467,8 @@ class AmbonBot:
             if side != ALLIED or self.rng.random() > 0.03:
                 return
             concealed = sorted(p.id for p in current.on_map(ALLIED) if p.concealed)
+            if current.ruling("13.1") == "detachment":  # the ruling: only a detachment is revealed of one's accord
+                concealed = [pid for pid in concealed if self.identities.get(pid) == "detachment"]
             if concealed:
                 yield {"reveal": self.rng.choice(concealed)}
 

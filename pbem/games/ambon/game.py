@@ -131,6 +131,8 @@ class AmbonGame:
         state, more = reveals.settle(data, state)
         events += more
         state, more = phases.progress(data, state)
+        if isinstance(action, MessageEnd):
+            reveals.refused_voluntary(data, state, action.side)
         return state, events + more
 
     def awaiting(self, state: AmbonState) -> tuple[Any, ...]:

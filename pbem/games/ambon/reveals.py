@@ -42,14 +42,30 @@ def voluntary(data: "AmbonData", state: AmbonState, side: str) -> tuple[AmbonSta
     events: list[Event] = []
     for slot, value in state.published:
         if hidden.slot_owner(data, slot) == side and hidden.unapplied(data, state, slot):
-            if state.ruling("13.1") == "detachment" and slot != setup.SECOND_WAVE_SLOT and value != "detachment":
-                what = "a mine marker" if slot in data.mine_slots else f"a {value}"
-                raise illegal("13.1", f"{slot} would be revealed as {what}, and no rule demands it: this game's "
-                                      f"13.1 ruling is detachment -- only a concealed detachment may be revealed "
-                                      f"of the owner's accord")
+            if _not_allowed(data, state, slot, value):
+                continue  # a demand may still come before the message ends (refused_voluntary)
             state, more = apply(data, state, slot)
             events += more
     return state, events
+
+
+def _not_allowed(data: "AmbonData", state: AmbonState, slot: str, value: str) -> bool:
+    return state.ruling("13.1") == "detachment" and slot != setup.SECOND_WAVE_SLOT and value != "detachment"
+
+
+def refused_voluntary(data: "AmbonData", state: AmbonState, side: str) -> None:
+    """13.1 ruling ``detachment``, once ``side``'s message is wholly applied:
+    a reveal it made that no rule demanded by then, and that is not of a
+    detachment, is refused.  (A reveal the message's own orders made due --
+    a unit that ended next to an advancing enemy, 8.0 -- is demanded, and
+    takes effect when it is.)"""
+    for slot, value in state.published:
+        if hidden.slot_owner(data, slot) == side and hidden.unapplied(data, state, slot) \
+                and not state.owes(slot) and _not_allowed(data, state, slot, value):
+            what = "a mine marker" if slot in data.mine_slots else f"a {value}"
+            raise illegal("13.1", f"{slot} would be revealed as {what}, and no rule demands it: this game's "
+                                  f"13.1 ruling is detachment -- only a concealed detachment may be revealed "
+                                  f"of the owner's accord")
 
 
 def apply(data: "AmbonData", state: AmbonState, slot: str) -> tuple[AmbonState, list[Event]]:
