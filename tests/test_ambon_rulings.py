@@ -255,16 +255,16 @@ def test_rulings_show_and_verify_say_them(players, tmp_path):
     assert {x["rule"]: x["reading"] for x in report["rulings"]} == {**DEFAULTS, "6.5": "landed"}
 
 
-def test_rulings_a_proposal_made_before_rulings_is_shown_with_the_defaults():
-    """The recorded game's message 0 names no rulings: it is played, shown
-    and verified with the defaults, and its summary is the one pbem wrote then."""
+def test_rulings_the_recorded_game_pins_every_ruling_in_message_0():
+    """The recorded game (examples/ambon/full-game): message 0 names every
+    ruling, the defaults here, and its summary says them."""
     from pbem.match.session import proposal_rulings, read_messages
 
     first = EXAMPLES / "ambon" / "full-game" / "messages" / "0000-japanese.pbem"
     (_, msg), = read_messages([first])
-    assert "rulings" not in msg.body["setup"]["options"]
+    assert msg.body["setup"]["options"]["rulings"] == DEFAULTS
     assert {r.rule: r.reading for r in proposal_rulings(msg.body["setup"])} == DEFAULTS
-    assert "ruling" not in first.read_text().split("-----BEGIN")[0]
+    assert "11.3 refusing a retreat: per-unit" in first.read_text().split("-----BEGIN")[0]
 
 
 # --------------------------------------------------------------------------- 6.4 minesweeping

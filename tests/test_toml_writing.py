@@ -206,7 +206,9 @@ def test_dump_orders_layout() -> None:
 @pytest.mark.parametrize("path", sorted((EXAMPLES / "ambon" / "full-game" / "orders").glob("*.toml")), ids=lambda p: p.name)
 def test_dump_orders_reproduces_recorded_example(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
-    comment = text.splitlines()[0].removeprefix("# ")
+    lines = text.splitlines()
+    head = lines[: next((i for i, line in enumerate(lines) if not line.startswith("# ")), len(lines))]
+    comment = "\n".join(line.removeprefix("# ") for line in head)  # the demo's heading, one line or more
     assert dump_orders(tomllib.loads(text), comment) == text
 
 

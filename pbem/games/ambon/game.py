@@ -41,7 +41,7 @@ class AmbonGame:
 
     name: ClassVar[str] = "ambon"
     # 3: the sequence of play of 2026-12-01 (every landing combat fought, unpostponed landings attempted, phase events)
-    version: ClassVar[str] = "3"
+    version: ClassVar[str] = "4"  # 4: 11.3 choices asked, combats in declared order, rulings (issue 26)
     sides: ClassVar[tuple[str, str]] = (JAPANESE, ALLIED)
     side_colours: ClassVar[dict[str, str]] = {JAPANESE: "#c8a165", ALLIED: "#3b6fb6"}
 
