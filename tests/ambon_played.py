@@ -698,6 +698,10 @@ class ActionReplay:
                                           f"without the reveal when {_describe(action)} was applied")
             if isinstance(item, DecisionDue):
                 same = [x for x in now if isinstance(x, DecisionDue) and (x.side, x.kind, x.prompt) == (item.side, item.kind, item.prompt)]
+                if item.kind == "losses":  # its prompt says what is still open: the same choice, narrowed
+                    hexes = re.findall(r"\b(\d{4})\b", item.prompt)[:1]
+                    same += [x for x in now if isinstance(x, DecisionDue) and (x.side, x.kind) == (item.side, item.kind)
+                             and re.findall(r"\b(\d{4})\b", x.prompt)[:1] == hexes]
                 if same:
                     continue
                 target = re.search(r"\b(\d{4})\b", item.prompt)
@@ -796,10 +800,12 @@ class ActionReplay:
         # A combat is resolved when its turn comes (11.0: in declared order), in
         # the action whose events read its CRT -- its die's, or a decision's
         # that let it go on: 9.0's halving is judged in the position then.
-        for e in events:
+        for i, e in enumerate(events):
             resolved = CRT_READ.match(e.text)
             if not resolved:
                 continue
+            if any(x.rule == "11.4" or " retreats to " in x.text for x in events[:i]):
+                continue  # an earlier combat of this action moved units first: the position is no longer `before`
             target = resolved.group(1)
             attackers = next((a for t, a in battles(before) if t == target), ())
             halved = {m.group(1) for m in FUNCTIONAL_HALVING.finditer(e.text)}

@@ -227,5 +227,23 @@ def test_14_3_a_forced_retreat_after_a_bombardment_is_its_owners_choice_of_hex()
     with pytest.raises(IllegalOrderError, match="14.3: NEI-1.B must retreat"):
         message(state, ALLIED, 6, [{"retreat": "hit"}])
     state, t = message(state, ALLIED, 6, [{"retreat": "retreat", "to": "1412"}])
-    assert t[:2] == ["allied chooses where NEI-1.B retreats: 1412", "NEI-1.B retreats to 1412 (owner's choice)"]
+    assert t[:2] == ["allied chooses where NEI-1.B retreats from 1511: 1412", "NEI-1.B retreats to 1412 (owner's choice)"]
     assert state.piece("NEI-1.B").where == "1412" and not state.pending_retreats
+
+
+def test_11_4_an_advance_the_attackers_own_answer_opens_waits_for_their_next_message():
+    """The attacker answers their 11.3 choice; the defender's hex is then
+    empty, and the advance (11.4) is theirs to decide -- a decision their
+    message never showed them, so its end does not decline it for them."""
+    state = position({ALLIED: {"hq-support": "never", "losses": "protect-hq", "retreat": "retreat",
+                               "retreat-to": "toward-friends"}}, **BUSY)
+    state, _ = message(state, JAPANESE, 5, ATTACKS[:1])
+    state, _ = roll(state, "combat 1511", 3)  # 1/1r: NEI-1.B retreats, 1.A or 1.B takes the hit
+    assert [(d.side, d.kind) for d in decisions(state)] == [(JAPANESE, "losses")]
+    state, _ = message(state, ALLIED, 6)
+    state, t = message(state, JAPANESE, 7, [{"losses": ["1.B"]}])
+    assert not any("no unit advances" in x for x in t)
+    assert [(d.side, d.kind, d.options) for d in decisions(state)] == [(JAPANESE, "advance", ("1.A",))]
+    state, _ = message(state, ALLIED, 8)
+    state, t = message(state, JAPANESE, 9)  # seen and left open this time: declined
+    assert "no unit advances into 1511 (the advance decision was left open)" in t

@@ -459,3 +459,16 @@ def test_verify_names_the_file_whose_body_does_not_parse(game, workdir, tmp_path
     result = CliRunner().invoke(main, ["verify", *map(str, paths)], env={"COLUMNS": "200"})
     assert result.exit_code == 1, result.output
     assert "0005" in result.output, result.output
+
+
+def test_a_message_with_orders_replayed_after_the_closing_one_is_named_for_itself(game):
+    """Protocol 7.6 is checked after the sequence (step 3): a message with
+    orders sent again once a per-game secret is published is named as the
+    old message it is, not as a closing message carrying orders (a case
+    the tamper matrix found when the first secret came with orders)."""
+    first = next(k for k in range(game.count) if game.prefixes[k + 1].secrets)  # the first secret is in message k
+    older = next(k for k in range(first - 1, 0, -1) if game.messages[k].body["orders"])
+    transcript = fork(game.prefixes[first + 1])
+    with pytest.raises(VerificationError, match=f"message {older:04d} arrives where message {first + 1:04d} is "
+                                                f"expected: an old message replayed"):
+        transcript.add(game.messages[older])

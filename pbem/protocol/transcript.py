@@ -162,10 +162,6 @@ class Transcript:
         problem = limits.body_problem(body) or limits.message_count_problem(m)  # before anything of it is used
         if problem:
             raise IntegrityError(f"{_name(m)}: {problem}")
-        if self.secrets and (body["orders"] or body["commitments"]):  # protocol 7.6, for every game's engine
-            opened = ", ".join(sorted(self.secrets))
-            raise IntegrityError(f"{_name(m)}: {opened} published its per-game secret, so the game is closing: a "
-                                 f"closing message carries reveals only, no orders or commitments (protocol 7.6)")
         if m == 0 and (msg.field("orders", list) or msg.field("reveals", list)):
             raise IntegrityError(
                 "message 0000 may carry no orders or reveals: dice it declared would be keyed by the joiner's "
@@ -192,6 +188,12 @@ class Transcript:
                 )
             if "setup" in body:
                 raise IntegrityError(f"{_name(m)}: only message 0 may carry a setup")
+        # protocol 7.6, for every game's engine -- after step 3, so that a message
+        # replayed after the closing one is named for what it is
+        if self.secrets and (body["orders"] or body["commitments"]):
+            opened = ", ".join(sorted(self.secrets))
+            raise IntegrityError(f"{_name(m)}: {opened} published its per-game secret, so the game is closing: a "
+                                 f"closing message carries reveals only, no orders or commitments (protocol 7.6)")
         expected_prev = self.messages[-1].digest.hex() if self.messages else ""
         if msg.field("prev", str) != expected_prev:  # step 4
             raise IntegrityError(f"{_name(m)}: 'prev' does not name the previous message's body hash")

@@ -405,7 +405,8 @@ def offer_advance(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[Ambo
         return state, [Event("11.4", f"no unit advances into {b.target} (standing instruction)")]
     if policy == "always":
         return _advance_into(data, state, candidates, b.target, " (standing instruction)")
-    state = replace(state, battles=tuple(replace(x, stage=CombatStage.ADVANCE) if x.target == b.target and x.side == b.side else x for x in state.battles))
+    state = replace(state, battles=tuple(replace(x, stage=CombatStage.ADVANCE, asked_at=state.seq)
+                                         if x.target == b.target and x.side == b.side else x for x in state.battles))
     return state, [Event("11.4", f"{b.target} is empty: {b.side} may advance {', '.join(candidates)} into it")]
 
 
@@ -436,14 +437,16 @@ def _advance_into(data: "AmbonData", state: AmbonState, units: list[str], target
     return state, events + more
 
 
-def close_advances(state: AmbonState, side: str) -> tuple[AmbonState, list[Event]]:
+def close_advances(state: AmbonState, side: str, seq: int) -> tuple[AmbonState, list[Event]]:
     """11.4: advances left undecided at the end of the attacker's message
-    are not taken (as an unanswered HQ support is declined): the game
-    cannot stall on a decision nobody makes."""
+    ``seq`` are not taken (as an unanswered HQ support is declined): the
+    game cannot stall on a decision nobody makes.  Only those open when the
+    message began: one its own orders opened (its losses answered, the
+    combat went on) was never seen by its author and waits for their next."""
     events = []
     battles = []
     for b in state.battles:
-        if b.stage is CombatStage.ADVANCE and b.side == side:
+        if b.stage is CombatStage.ADVANCE and b.side == side and b.asked_at < seq:
             b = replace(b, stage=CombatStage.DONE)
             events.append(Event("11.4", f"no unit advances into {b.target} (the advance decision was left open)",
                                 {"units": [], "target": b.target}))

@@ -28,7 +28,7 @@ import re
 from fractions import Fraction
 from typing import Any, Mapping
 
-from pbem.engine.machine import DecisionDue, Ordered, Sealed, replace
+from pbem.engine.machine import DecisionDue, Ordered, Sealed
 from pbem.engine.paths import cheapest_path, reachable
 from pbem.errors import PbemError
 from pbem.games.ambon import bombardment, combat, movement, orders
@@ -105,9 +105,10 @@ class AmbonBot:
             doc["standing"] = dict(self.standing[side]) if self.rng is None else self._random_standing(side)
         elif self.rng is not None and self.rng.random() < 0.05:
             doc["standing"] = self._changed_standing(side)
-            # the message's standing instructions come before its orders: the
-            # orders are tried in the position they will meet
-            state = replace(state, standing=state.standing.updated(side, doc["standing"]))
+            # the message's standing instructions come before its orders (and may
+            # settle an open choice at once): the orders are tried in the position they will meet
+            for public in self.game.parse_orders({"standing": doc["standing"]}, side).public:
+                state, _ = self.game.apply(state, Ordered(side, seq, 0, public))
         if state.phase == SETUP_ALLIED and side == ALLIED:
             doc["order"] += [self._historical_allied_setup()] if self.rng is None else self._random_allied_setup(state)
             return doc

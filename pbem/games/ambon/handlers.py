@@ -82,7 +82,8 @@ def _bombarded_retreat(data: "AmbonData", state: AmbonState, side: str, order: d
         raise illegal("14.3", f"{waiting[0].id} must retreat (14.3: no extra hit can refuse it): "
                               f"retreat = \"retreat\"  to = HEX")
     state, events = rolls.forced_retreat(data, state, waiting[0], order["to"])
-    return state, [Event("14.3", f"{side} chooses where {waiting[0].id} retreats: {order['to']}")] + events
+    return state, [Event("14.3", f"{side} chooses where {waiting[0].id} retreats from {waiting[0].where}: "
+                                 f"{order['to']}")] + events
 
 
 def _place(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[AmbonState, list[Event]]:

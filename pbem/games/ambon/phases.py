@@ -119,7 +119,7 @@ def message_end(data: "AmbonData", state: AmbonState, action: MessageEnd) -> tup
         events += more
     if state.phase in COMBAT_PHASES:
         if phasing_side(state.phase) == side:
-            state, more = battle.close_advances(state, side)
+            state, more = battle.close_advances(state, side, action.seq)
             events += more
             if any(b.stage is CombatStage.DECLARED for b in state.battles):
                 state, more = battle.open_support(data, state, action.seq)

@@ -176,6 +176,7 @@ class Battle:
     defenders: tuple[str, ...] = ()  # the defending units when it was declared: attacked this phase (11.0)
     die: int = 0  # once rolled (ROLLED and after)
     fight: "Fight | None" = None  # once its CRT result is read: its results being applied (results.py)
+    asked_at: int = 0  # ADVANCE: the message during (or after) which the 11.4 decision opened
 
     @property
     def label(self) -> str:
