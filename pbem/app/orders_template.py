@@ -115,7 +115,7 @@ def render(head: Sequence[str], body: Sections, examples: Sequence[Sequence[dict
         for order in kept:
             out += _comment(order_lines(order), "#")
     if standing and body.standing:
-        out += ["", "## --- Standing instructions (DESIGN 4.3): answers given in advance, kept until changed"]
+        out += ["", "## --- Standing instructions: answers given in advance, kept until changed"]
         out += _comment(standing_lines(body.standing), "#")
     return "\n".join(out) + "\n"
 

@@ -996,7 +996,7 @@ def data_add(game_name: str, directory: str, name: str | None) -> None:
 
 @main.group(cls=PbemGroup)
 def solo() -> None:
-    """Play alone at the terminal; the house keeps what the rules hide (DESIGN 4.5).
+    """Play alone at the terminal; the house keeps what the rules hide.
 
     The house's key lives in DIR/house, on your machine: pbem keeps the
     hidden facts out of your sight, but reading that key would show them and

@@ -854,7 +854,7 @@ def compose(match: Match, orders: Mapping[str, Any], *, check_seals: bool = True
     store = dict(player.store)
     for slot, text in parsed.seals.items():
         if slot in store:
-            raise IllegalOrderError(f"slot {slot!r} is already sealed", rule="DESIGN 4.4")
+            raise IllegalOrderError(f"slot {slot!r} is already sealed", rule="sealed notes")
         store[slot] = text
         salt = sealed.salt_for(player.secret, slot)
         body["commitments"][slot] = sealed.commitment(transcript.game, body["author"], slot, salt, text).hex()
@@ -872,7 +872,7 @@ def compose(match: Match, orders: Mapping[str, Any], *, check_seals: bool = True
         body["reveals"] = []
         for slot in reveals:
             if slot not in store:
-                raise IllegalOrderError(f"you hold no sealed value in slot {slot!r}", rule="DESIGN 4.4")
+                raise IllegalOrderError(f"you hold no sealed value in slot {slot!r}", rule="sealed notes")
             salt = sealed.salt_for(player.secret, slot)
             body["reveals"].append({"slot": slot, "value": store[slot], "salt": salt.hex()})
         if store:

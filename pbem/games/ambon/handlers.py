@@ -36,7 +36,7 @@ def ordered(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[Ambo
         instructions = {k: v for k, v in order.items() if k != "type"}
         said = ", ".join(f"{k} = {v}" for k, v in sorted(instructions.items()))
         return replace(state, standing=state.standing.updated(side, instructions)), [
-            Event("DESIGN 4.3", f"{side} standing instructions: {said}")
+            Event("standing", f"{side} standing instructions: {said}")
         ]
     if kind == "support":
         if side == ALLIED and landing.awaiting_support(data, state):

@@ -129,7 +129,7 @@ def _standing(state: AmbonState, side: str, out: Sections) -> None:
         value = state.standing.get(side, kind)
         notes.append(f"  {kind} ({rule}): " + (f"{value!r}, as you set it" if value is not None else f"not set -- {unset}"))
     notes.append("Set or change one with [standing], e.g. retreat = \"hit\"; it holds until you change it.")
-    out.sections.append(Section("Standing instructions in effect for you (DESIGN 4.3)", notes))
+    out.sections.append(Section("Standing instructions in effect for you", notes))
 
 
 def _after_own_reveals(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str], out: Sections) -> AmbonState:

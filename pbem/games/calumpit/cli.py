@@ -21,7 +21,7 @@ def register(main: click.Group) -> None:
     needed); calling it twice changes nothing."""
     solo = main.commands.get("solo")
     if solo is None:
-        solo = click.Group("solo", help="Play a game alone at the terminal; pbem plays the other side (DESIGN 4.5).")
+        solo = click.Group("solo", help="Play a game alone at the terminal; pbem plays the other side.")
         main.add_command(solo)
     if isinstance(solo, click.Group) and "calumpit" not in solo.commands:
         solo.add_command(calumpit)
