@@ -297,7 +297,7 @@ def test_11_3_who_dies_to_one_hit_is_the_counters_one_hit(tmp_path):
     doc = dict(turn=3, phase="japanese-combat", concealed={"X3": "0713"}, revealed={"X3": "detachment"})
     for g, fate in ((game, "is disrupted"), (GAME, "is eliminated")):
         state = g.scenario_state(doc)
-        state, events, _ = combat.apply_hits(g.data, state, [state.piece("X3")], 1, "defender")
+        state, events = combat.extra_hit(g.data, state, state.piece("X3"), "defender")
         assert texts(events) == [f"defender hit: X3 {fate}"]
         assert (state.piece("X3").where == ELIMINATED) == (g is GAME)
 

@@ -377,11 +377,12 @@ def take_hits(state: AmbonState, data: "AmbonData", victims: list[tuple[str, str
     return state, events, dead
 
 
-def apply_hits(data: "AmbonData", state: AmbonState, pieces: list[Piece], hits: int, who: str) -> tuple[AmbonState, list[Event], list[str]]:
-    """11.3's hits where only one unit can take them: the extra hit of a
-    retreat into an EZOC, of a retreat refused or impossible (the unit
-    itself).  Hits with a choice of units go through :func:`choose_victims`."""
-    alive = [state.piece(p.id) for p in pieces if state.piece(p.id).where != ELIMINATED]
-    if len(alive) > 1:
-        raise ValueError(f"apply_hits: {len(alive)} units could take the hits; the owner chooses (choose_victims)")
-    return take_hits(state, data, [(p.id, NO_CHOICE) for p in alive for _ in range(min(hits, capacity(data, alive)))], who)
+def extra_hit(data: "AmbonData", state: AmbonState, piece: Piece, who: str) -> tuple[AmbonState, list[Event]]:
+    """11.3's extra hit a unit takes itself (a retreat into an EZOC, a retreat
+    refused or impossible): nobody's choice.  Hits with a choice of units go
+    through :func:`choose_victims`."""
+    piece = state.piece(piece.id)
+    if piece.where == ELIMINATED:
+        return state, []
+    state, events, _ = take_hits(state, data, [(piece.id, NO_CHOICE)], who)
+    return state, events

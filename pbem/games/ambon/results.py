@@ -3,9 +3,10 @@ owner's: the one procedure of the Combat Phase's combats (:mod:`.battle`)
 and the landing combats of 6.3 (:mod:`.landing`).
 
 11.0: "Apply the result against the defender first, then apply the result
-against the attacker."  The steps, in that order (:data:`STEPS`): the
-defender's hits, the defender's retreat (an ``r`` retreats or is refused
-with an extra hit; ``R`` retreats), the attacker's hits.  Each choice a step
+against the attacker."  The steps, in that order (``Fight.step`` 1 to 3,
+and 4 once all are applied): the defender's hits, the defender's retreat
+(an ``r`` retreats or is refused with an extra hit; ``R`` retreats), the
+attacker's hits.  Each choice a step
 holds -- which units take the hits, whether to refuse an ``r``, which hex
 to retreat into when 11.3 allows more than one -- is decided by the owner's
 answer in a message, or by their standing instructions, or is no choice at
@@ -27,10 +28,6 @@ from pbem.games.ambon.state import ELIMINATED, REMOVED, AmbonState, Fight
 
 if TYPE_CHECKING:
     from pbem.games.ambon.data import AmbonData
-
-#: the steps of a fight's results after its CRT result (``Fight.step``: 1-3; 4 when all are applied)
-STEPS = {1: "the defender's hits", 2: "the defender's retreat", 3: "the attacker's hits"}
-
 
 def settle(data: "AmbonData", state: AmbonState, fight: Fight,
            busy: frozenset[str] = frozenset()) -> tuple[AmbonState, list[Event], Fight]:

@@ -97,7 +97,7 @@ def retreat_units(data: "AmbonData", state: AmbonState, pieces: list[Piece], kin
         piece = state.piece(piece.id)
         options = retreat_options(data, state, piece, busy)
         if not options:
-            state, more, _ = combat.apply_hits(data, state, [piece], 1, "no legal retreat: extra")
+            state, more = combat.extra_hit(data, state, piece, "no legal retreat: extra")
             events += more
             continue
         if kind == "r":
@@ -107,7 +107,7 @@ def retreat_units(data: "AmbonData", state: AmbonState, pieces: list[Piece], kin
             if answer is None:
                 return None
             if answer == "hit":
-                state, more, _ = combat.apply_hits(data, state, [piece], 1, f"refusing the retreat ({why}): extra")
+                state, more = combat.extra_hit(data, state, piece, f"refusing the retreat ({why}): extra")
                 events += more
                 continue
         choices = retreat_choices(data, state, piece, options)
@@ -139,7 +139,7 @@ def retreat_units(data: "AmbonData", state: AmbonState, pieces: list[Piece], kin
                 state = replace(state, pending_hits=state.pending_hits + (PendingHit(piece.id, target),))
                 events.append(Event("11.3", f"{piece.id}'s extra hit waits for the reveals around {target}"))
             else:
-                state, more, _ = combat.apply_hits(data, state, [state.piece(piece.id)], 1, "retreat into an EZOC: extra")
+                state, more = combat.extra_hit(data, state, state.piece(piece.id), "retreat into an EZOC: extra")
                 events += more
     return state, events
 
@@ -177,7 +177,7 @@ def settle_hits(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[
                 waiting.append(hit)
             continue
         if sources:
-            state, more, _ = combat.apply_hits(data, state, [state.piece(pid)], 1, "retreat into an EZOC: extra")
+            state, more = combat.extra_hit(data, state, state.piece(pid), "retreat into an EZOC: extra")
             events += more
         else:
             events.append(Event("11.3", f"the reveals removed the EZOC at {where}: {pid}'s extra hit is cancelled"))
