@@ -339,3 +339,28 @@ def test_a_history_truncated_inside_a_chunk_unpickles_that_chunk_only():
     assert list(cut._tail) == [10] and loaded == [3]
     assert list(cut) == list(range(11)) and loaded == [3, 10]
     assert isinstance(cut._chunks[0], Chunk)
+
+
+@pytest.mark.parametrize("field, a, b", [(2, 0, 2**61 - 1), (3, -1, -2)])  # ino, mtime_ns
+def test_stamps_that_collide_under_pythons_hash_are_told_apart(field, a, b):
+    """Issue 27 m7: a writer of the game directory who can set a file's
+    stamps (mtime by utime; a new inode by replacing the file) must not make
+    a changed file pass for the checkpointed one: hash((.., 0, ..)) ==
+    hash((.., 2**61 - 1, ..)) and hash(-1) == hash(-2) in CPython, so the
+    stamps are compared by a cryptographic digest of every number."""
+    from types import SimpleNamespace
+
+    from pbem.match.checkpoint import Stamps
+
+    base = [1234, 64768, 777, 1_700_000_000_000_000_000, 1_700_000_000_000_000_001]
+    one, two = list(base), list(base)
+    one[field], two[field] = a, b
+    assert hash(tuple(one)) == hash(tuple(two))  # the collision the old digest had
+    def stat(marks):  # what Stamps reads of an os.stat_result
+        return SimpleNamespace(st_size=marks[0], st_dev=marks[1], st_ino=marks[2], st_mtime_ns=marks[3],
+                               st_ctime_ns=marks[4])
+
+    first = Stamps(["0002-allied.pbem"], [stat(one)])
+    second = Stamps(["0002-allied.pbem"], [stat(two)])
+    assert first.marks != second.marks
+    assert first.hexdigest() != second.hexdigest()
