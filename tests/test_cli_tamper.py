@@ -386,3 +386,22 @@ def test_7_1_a_game_joined_before_fresh_existed_still_loads(players, tmp_path):
     (b.game / "0001-second.pbem").write_text(draft.armored(""))
     loaded = session.load(b.game, bob)
     assert loaded.player.secret == session.game_secret(bob, transcript.game, "second")
+
+
+def test_one_file_holding_two_signed_versions_of_a_message_is_refused_whole(pending, tmp_path):
+    """Issue 27 m9: bob's 0003 and his other 0003 in one file: an
+    equivocation, and neither version is kept (the first was stored before
+    the second was read)."""
+    a, b, first = pending
+    kept = tmp_path / "first-0003.pbem"
+    shutil.copy(first, kept)
+    first.unlink()
+    orders = tmp_path / "other.toml"
+    orders.write_text('[[order]]\ntype = "roll"\ndice = "1d6"\n')
+    r = b.run("play", b.game, "--orders", orders)
+    assert r.exit_code == 0, r.output
+    both = tmp_path / "both.pbem"
+    both.write_text(kept.read_text() + "\n" + last_line(r.output).read_text())
+    before = {p.name: p.read_bytes() for p in a.game.iterdir() if p.is_file()}
+    refused(a, both, 1, "equivocation", "0003", "proof of cheating")
+    assert {p.name: p.read_bytes() for p in a.game.iterdir() if p.is_file()} == before

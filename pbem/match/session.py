@@ -13,7 +13,7 @@ import random
 import secrets as _random
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from pbem import __version__
 from pbem.engine import contract
@@ -131,6 +131,19 @@ def _check_same_author(a: SignedMessage, b: SignedMessage, transcript: Transcrip
         f"equivocation: two different messages {a.seq:04d} both signed by {a.side} ({a.author}); "
         f"body hashes {a.digest.hex()[:16]}... and {b.digest.hex()[:16]}... -- proof of cheating"
     )
+
+
+def _refuse_equivocation(incoming: Sequence[tuple[Path, SignedMessage]], transcript: Transcript) -> None:
+    """Two different bodies for one message number signed by one author, in
+    what is received (one file may hold both) or against what is stored:
+    :class:`EquivocationError` before any of it is kept."""
+    by_seq: dict[int, SignedMessage] = {}
+    for _, msg in incoming:
+        first = by_seq.setdefault(msg.seq, msg)
+        if first.body_bytes != msg.body_bytes:
+            _check_same_author(first, msg, transcript)
+        if msg.seq < len(transcript) and transcript.messages[msg.seq].body_bytes != msg.body_bytes:
+            _check_same_author(transcript.messages[msg.seq], msg, transcript)
 
 
 def build_transcript(messages: Iterable[SignedMessage]) -> Transcript:
@@ -637,6 +650,7 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
     with gamedir.lock():
         match = load(gamedir.path, identity, keep=False)
         covered = match.covered
+        _refuse_equivocation(incoming, match.transcript)  # before anything is stored: the batch is refused whole
         for path, msg in incoming:
             transcript = match.transcript
             seq = msg.seq
