@@ -237,3 +237,20 @@ def test_every_file_a_player_keeps_in_the_keystore_is_private(started, tmp_path)
             if mode != (0o700 if path.is_dir() else 0o600):
                 loose.append(f"{oct(mode)} {path.relative_to(tmp_path)}")
     assert loose == []
+
+
+def test_an_empty_passphrase_in_the_environment_never_stores_a_key_unencrypted(tmp_path):
+    """Issue 27: PBEM_PASSPHRASE="" stored the new key unencrypted, though
+    nobody asked for that (--no-passphrase does): refused, nothing written."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    home = tmp_path / "home"
+    r = CliRunner().invoke(main, ["key", "new", "--name", "Ann"], env={"PBEM_HOME": str(home), "PBEM_PASSPHRASE": ""})
+    assert r.exit_code == 2
+    assert "PBEM_PASSPHRASE is set but empty: pbem will not store your key unencrypted unless you ask" in r.output
+    assert not (home / "identity").exists()
+    r = CliRunner().invoke(main, ["key", "new", "--name", "Ann", "--no-passphrase"],
+                           env={"PBEM_HOME": str(home), "PBEM_PASSPHRASE": ""})
+    assert r.exit_code == 0 and "NOT encrypted" in r.output

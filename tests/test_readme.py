@@ -54,7 +54,7 @@ def test_the_dice_game_by_email_runs_as_the_readme_shows(tmp_path):
         cwd = Path.cwd()
         try:
             os.chdir(machines[who])
-            return CliRunner().invoke(main, args, env={"PBEM_HOME": str(homes[who]), "PBEM_PASSPHRASE": "", "COLUMNS": "120"})
+            return CliRunner().invoke(main, args, env={"PBEM_HOME": str(homes[who]), "PBEM_PASSPHRASE": "readme", "COLUMNS": "120"})
         finally:
             os.chdir(cwd)
 

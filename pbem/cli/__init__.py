@@ -116,11 +116,11 @@ def key_new(name: str, no_passphrase: bool) -> None:
 
     Example: pbem key new --name "Ann Smith"
     """
-    from pbem.protocol.keystore import passphrase_from_env
+    from pbem.protocol.keystore import new_passphrase_from_env
 
     passphrase = None
     if not no_passphrase:
-        passphrase = passphrase_from_env()
+        passphrase = new_passphrase_from_env()
         if passphrase is None:
             passphrase = click.prompt(
                 "Passphrase for the new key", hide_input=True, confirmation_prompt=True
@@ -160,7 +160,7 @@ def key_import(path: str, encrypt: bool) -> None:
 
     Example: pbem key import ~/.ssh/id_ed25519 --encrypt
     """
-    from pbem.protocol.keystore import passphrase_from_env
+    from pbem.protocol.keystore import new_passphrase_from_env
     from pbem.protocol.sshwire import is_encrypted
 
     data = Path(path).read_bytes()
@@ -171,7 +171,7 @@ def key_import(path: str, encrypt: bool) -> None:
         if not encrypt and interactive():
             encrypt = click.confirm(f"{path} is NOT encrypted: store pbem's copy encrypted with a passphrase?", default=True)
         if encrypt:
-            new_passphrase = passphrase_from_env()
+            new_passphrase = new_passphrase_from_env()
             if new_passphrase is None:
                 if not interactive():
                     from pbem.errors import UsageError

@@ -44,6 +44,19 @@ def passphrase_from_env() -> bytes | None:
     return None if value is None else value.encode("utf-8")
 
 
+def new_passphrase_from_env() -> bytes | None:
+    """The passphrase to encrypt a key with, from ``$PBEM_PASSPHRASE``, or None
+    when it is unset.  Set but empty is refused: it would store the key
+    unencrypted though nobody asked for that (``--no-passphrase`` does)."""
+    from pbem.errors import UsageError
+
+    value = passphrase_from_env()
+    if value == b"":
+        raise UsageError(f"{PASSPHRASE_ENV} is set but empty: pbem will not store your key unencrypted unless you "
+                         f"ask (pbem key new --no-passphrase); set a passphrase, or unset it to be asked")
+    return value
+
+
 def check_name(name: str) -> str:
     """A key's name is the comment of its one-line public key: one line of
     printable text, or the .pub file could not be read back."""
