@@ -146,3 +146,16 @@ def test_6_joining_with_data_that_is_not_the_pinned_data_installs_nothing(player
     r = b.run("join", last_line(r.output), "--dir", b.game, "--data", other)
     assert r.exit_code == 2 and "not the data your opponent chose (nothing installed)" in r.output
     assert not (b.home / "data").exists() and not b.game.exists()
+
+
+def test_6_a_data_set_with_a_sub_directory_is_installed_whole(printed, tmp_path):
+    """Issue 27 m8: the loader (and the ruleset hash) reads the TOML files of
+    sub-directories too; install copied only the top level, so the installed
+    set had another hash than the one checked, and new --data failed."""
+    (printed / "extra").mkdir()
+    (printed / "extra" / "house.toml").write_text("# the house rules of our club\nvalue = 1\n")
+    home = tmp_path / "home"
+    found, _ = datasets.install("calumpit", printed, "printed", home=home)
+    assert (found.path / "extra" / "house.toml").read_bytes() == (printed / "extra" / "house.toml").read_bytes()
+    listed = next(s for s in datasets.describe_all("calumpit", home) if s.name == "printed")
+    assert listed.ruleset == found.ruleset  # pbem data list shows the hash that was checked

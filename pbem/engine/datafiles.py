@@ -25,6 +25,12 @@ def _toml_files(directory: Path) -> dict[str, tuple[Path, bytes]]:
     return out
 
 
+def data_file_names(directory: str | Path) -> list[str]:
+    """The data files of ``directory`` the loader reads (every ``*.toml``
+    below it, sub-directories too, none hidden), as ``/``-separated names."""
+    return sorted(_toml_files(Path(directory)))
+
+
 def data_files(shipped: str | Path, override: str | Path | None = None,
                required: Iterable[str] = (), exclude: Iterable[str] = ()) -> dict[str, tuple[Path, bytes]]:
     """``name -> (path, bytes)`` of every ``*.toml`` of ``shipped`` (names

@@ -157,12 +157,16 @@ def install(
     source = Path(source)
     if not source.is_dir():
         raise UsageError(f"{source}: not a directory of data files")
-    files = sorted(p for p in source.iterdir() if p.is_file() and not p.name.startswith("."))
+    from pbem.engine.datafiles import data_file_names
+
+    # what the loader reads (and the hash covers: sub-directories' files too) and the notes beside them
+    files = sorted(set(data_file_names(source))
+                   | {p.name for p in source.iterdir() if p.is_file() and not p.name.startswith(".")})
     if not files:
         raise UsageError(f"{source}: holds no data files")
     ruleset = ruleset_of(build(game, source))  # a bad file is refused here, naming file, line and key
     if ruleset == ruleset_of(build(game)):
-        names = ", ".join(p.name for p in files)
+        names = ", ".join(files)
         raise UsageError(f"{source}: changes nothing of the shipped {game} data (none of {names} "
                          f"replaces a file the game reads with different contents); nothing installed")
     if name is None:
@@ -182,8 +186,9 @@ def install(
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(mode=0o700)
     try:
-        for path in files:
-            shutil.copyfile(path, staging / path.name)
+        for rel in files:  # sub-directories too: the ruleset hash covers them (issue 27 m8)
+            (staging / rel).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            shutil.copyfile(source / rel, staging / rel)
         os.rename(staging, dest)  # whole or not at all
     finally:
         shutil.rmtree(staging, ignore_errors=True)
