@@ -13,9 +13,11 @@ import contextlib
 import os
 import re
 from pathlib import Path
+from stat import S_ISREG
 from typing import Iterator
 
 from pbem.errors import InputError, IntegrityError, UsageError
+from pbem.protocol.limits import MAX_INPUT_BYTES, input_too_large
 
 FILE_RE = re.compile(r"^([0-9]{4})-([A-Za-z][A-Za-z0-9_-]*)\.pbem$")  # ASCII digits: "٠٠٠٠" is no seq
 LOCK_NAME = ".pbem.lock"
@@ -103,6 +105,12 @@ class GameDirectory:
                     continue
         finally:
             os.close(fd)
+        for _, _, name, st in found:  # a FIFO would hang the read, a device or a sparse giant flood it
+            if not S_ISREG(st.st_mode):
+                raise IntegrityError(f"{self.path / name}: not a regular file; a message file is one (a FIFO, "
+                                     f"a device or a link to one is refused unread)")
+            if st.st_size > MAX_INPUT_BYTES:
+                raise IntegrityError(input_too_large(str(self.path / name), st.st_size))
         if not duplicates and len({item[0] for item in found}) != len(found):
             dup = next(a[0] for a, b in zip(found, found[1:]) if a[0] == b[0])
             raise IntegrityError(f"{self.path}: two files for message {dup:04d}")
