@@ -405,3 +405,20 @@ def test_one_file_holding_two_signed_versions_of_a_message_is_refused_whole(pend
     before = {p.name: p.read_bytes() for p in a.game.iterdir() if p.is_file()}
     refused(a, both, 1, "equivocation", "0003", "proof of cheating")
     assert {p.name: p.read_bytes() for p in a.game.iterdir() if p.is_file()} == before
+
+
+def test_a_second_version_of_a_kept_message_is_named_a_fork_not_a_replay(pending, tmp_path):
+    """Issue 27 nit: a different 0003 after the 0003 kept is a fork of the
+    game at 0003, not "an old message replayed"."""
+    from pbem.errors import IntegrityError
+    from pbem.match.session import read_messages
+    from pbem.protocol.transcript import Transcript
+
+    a, kept, second = played_twice(pending, tmp_path)
+    transcript = Transcript()
+    for _, msg in read_messages(sorted(a.game.glob("000[0-3]-*.pbem"))):
+        transcript.add(msg)
+    (_, other), = read_messages([second])
+    with pytest.raises(IntegrityError, match="message 0003 arrives where message 0004 is expected, and it is not "
+                                             "the 0003 already here: a fork of the game at 0003"):
+        transcript.add(other)

@@ -178,6 +178,12 @@ class Transcript:
                 )
             if seq != m:  # step 3
                 if seq < m:
+                    if isinstance(seq, int) and 0 <= seq and self.messages[seq].body_bytes != msg.body_bytes:
+                        raise IntegrityError(
+                            f"message {seq:04d} arrives where message {m:04d} is expected, and it is not the "
+                            f"{seq:04d} already here: a fork of the game at {seq:04d} (two versions; `pbem verify` "
+                            f"of both files says whether one key signed both)"
+                        )
                     raise IntegrityError(
                         f"message {seq:04d} arrives where message {m:04d} is expected: "
                         f"an old message replayed or out of order"
