@@ -282,9 +282,11 @@ class Watch:
             for path in self.spool.files():
                 try:
                     scan = scan_source(path)
-                except PbemError as err:
-                    self.log(f"mail {path.name}: {err}; dropped")
-                    path.unlink()
+                except PbemError as err:  # unreadable (too large, nested too deeply): out of the spool, told once
+                    report.refused.append(f"{path.name}: {err}")
+                    self.log(f"mail {path.name}: cannot be read: {err}; kept as evidence: "
+                             f"{self.spool.keep_refused(path)}")
+                    self._tell(f"pbem: an email that cannot be read arrived and was set aside: {err}")
                     continue
                 found = scan.found
                 for origin, why in scan.unreadable:  # a damaged block: nobody's move, everybody's concern
