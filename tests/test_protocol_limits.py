@@ -184,7 +184,7 @@ def test_a_file_over_32_mib_is_not_read(started, tmp_path):
 @pytest.mark.parametrize("name, limit", [
     ("MAX_ORDERS", 500), ("MAX_COMMITMENTS", 256), ("MAX_GAME_COMMITMENTS", 2048), ("MAX_REVEALS", 256),
     ("MAX_SEALED_BYTES", 524_288), ("MAX_SEALED_CHARS", 699_052), ("MAX_STRING", 16_384), ("MAX_DEPTH", 16),
-    ("MAX_INT_DIGITS", 16), ("MAX_MESSAGES", 8192), ("MAX_INPUT_BYTES", 32 * 2**20),
+    ("MAX_INT_DIGITS", 16), ("MAX_MESSAGES", 8192), ("MAX_INPUT_BYTES", 32 * 2**20), ("MAX_MAIL_CONTAINERS", 100),
 ])
 def test_the_limits_are_the_documented_ones(name, limit):
     assert getattr(limits, name) == limit

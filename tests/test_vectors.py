@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import json
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -148,6 +149,18 @@ def ind_fingerprint(key_line: str) -> tuple[str, bytes]:  # §4.1: (fingerprint,
          "§4.1: not an Ed25519 public key blob")
     digest = base64.b64encode(hashlib.sha256(blob).digest()).decode().rstrip("=")
     return "SHA256:" + digest, blob[19:]
+
+
+def ind_key_line(line: str) -> None:  # §3.3, the key line: one line, a comment of printable text
+    match = re.fullmatch(r"ssh-ed25519 ([A-Za-z0-9+/]+=*)(?: (.*))?", line, re.DOTALL)
+    need(match, "§3.3: the key line is not 'ssh-ed25519 BASE64 COMMENT' with single spaces")
+    b64, comment = match.group(1), match.group(2) or ""
+    need(base64.b64encode(base64.b64decode(b64)).decode() == b64, "§3.3: the key's base64 is not standard padded")
+    need(match.group(2) is None or comment, "§3.3: the key line ends with a space")
+    need(len(comment) <= 100, "§3.3: the key's comment is over 100 characters")
+    need(all(c == " " or unicodedata.category(c)[0] not in "CZ" for c in comment),
+         "§3.3: the key's comment holds a character that is not printable")
+    need(comment == comment.strip(" "), "§3.3: the key's comment starts or ends with a space")
 
 
 def ind_game_secret(key_seed: bytes, game: str, side: str, joined: bytes = b"") -> tuple[bytes, bytes]:  # §7.1
@@ -512,6 +525,7 @@ class IndGame:
         need(len(setup["keys"]) == 2, "§3.3: not two keys")
         for side, line in setup["keys"].items():
             need(SIDE.fullmatch(side) and isinstance(line, str), f"§3.3: side {side[:40]!r}")
+            ind_key_line(line)
             self.keys[side] = ind_fingerprint(line)
         need(len({fp for fp, _ in self.keys.values()}) == 2, "§3.3: both sides name one key")
         if setup["module"] in SHIPPED_SIDES:
@@ -1131,6 +1145,14 @@ def _armour(body_chars: int, sig_chars: int) -> Forge:
     return forge
 
 
+def _key_line(line: str) -> Forge:  # message 0 with the first side's key line replaced
+    setup = json.loads(EXAMPLE["bodies"][0])["setup"]
+    return Forge(keep=0).next(setup={**setup, "keys": {**setup["keys"], "first": line}})
+
+
+KEY_B64 = EXAMPLE["players"]["first"]["public_key"].split()[1]
+
+
 def _setup_options(options) -> Forge:
     forge = Forge(keep=0)
     return forge.next(setup={**json.loads(EXAMPLE["bodies"][0])["setup"], "options": options})
@@ -1154,6 +1176,15 @@ ATTACKS = {  # case id -> (forged messages, what the refusal cites)
     "integer-of-17-digits": (lambda: _setup_options({"n": 10**16}), "limit 10"),
     "integer-of-5000-digits": (_long_integer, "limit 10"),
     "integer-2-to-the-53": (lambda: _setup_options({"n": 2**53}), "§3.1"),
+    "key-comment-with-a-newline": (
+        lambda: _key_line(f"ssh-ed25519 {KEY_B64} mallory\nssh-ed25519 {KEY_B64[:-4]}AAAA ann"), "§3.3"),
+    "key-comment-with-a-carriage-return": (lambda: _key_line(f"ssh-ed25519 {KEY_B64} mallory\rann"), "§3.3"),
+    "key-comment-with-a-tab": (lambda: _key_line(f"ssh-ed25519 {KEY_B64} mallory\tann"), "§3.3"),
+    "key-comment-with-a-line-separator": (lambda: _key_line(f"ssh-ed25519 {KEY_B64} mallory\u2028ann"), "§3.3"),
+    "key-comment-with-a-right-to-left-override": (lambda: _key_line(f"ssh-ed25519 {KEY_B64} \u202enna"), "§3.3"),
+    "key-comment-of-101-characters": (lambda: _key_line(f"ssh-ed25519 {KEY_B64} {'m' * 101}"), "§3.3"),
+    "key-line-with-two-spaces": (lambda: _key_line(f"ssh-ed25519  {KEY_B64} ann"), "§3.3"),
+    "key-line-ending-in-a-newline": (lambda: _key_line(f"ssh-ed25519 {KEY_B64} ann\n"), "§3.3"),
     "message-0-with-orders": (lambda: Forge(keep=0).next(orders=[{"type": "end"}]), "§5 step 1"),
     "message-0-with-reveals": (
         lambda: Forge(keep=0).next(reveals=[{"slot": "a", "value": "v", "salt": ZERO}]), "§5 step 1"),
@@ -1178,6 +1209,8 @@ ATTACKS = {  # case id -> (forged messages, what the refusal cites)
 }
 
 WITHIN = {  # case id -> forged messages that are just within a limit: both verifiers accept them
+    "key-comment-of-100-characters-with-spaces": lambda: _key_line(f"ssh-ed25519 {KEY_B64} {'Ann Smith ' * 9}Anne-Marie"),
+    "key-line-without-a-comment": lambda: _key_line(f"ssh-ed25519 {KEY_B64}"),
     "message-0-with-commitments": lambda: Forge(keep=0).next(commitments={"early": ZERO}).next(),
     "orders-500": lambda: Forge().next(orders=[roll()] * 500),
     "commitments-256-then-256-reveals": lambda: Forge().next(

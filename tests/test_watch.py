@@ -219,6 +219,29 @@ def test_19_mail_that_is_no_turn_file_or_a_copy_already_held_is_dropped(mail):
     assert len(bob.watch().spool.seen()) == 2  # neither is read again
 
 
+def test_27_mail_nested_1200_levels_is_set_aside_and_later_mail_gets_through(mail):
+    """Issue 27: an email the parser cannot follow (1,200 nested
+    message/rfc822 parts) once crashed every pass and stayed in the spool.
+    It is moved to the evidence, told once, and the turn file mailed after
+    it is imported."""
+    ann, bob, _, _ = mail
+    deep = b"Content-Type: text/plain\n\nhello\n"
+    for level in range(1200):
+        deep = b"From: x@y\nSubject: fwd %d\nContent-Type: message/rfc822\n\n" % level + deep
+    mailbox.Maildir(str(bob.box)).add(b"To: bob@pbem.test\n" + deep)
+    session.play(ann.game, ann.identity, ROLL)
+    ann.send_last()
+    report = bob.watch().run(once=True)
+    assert [Path(p).name for p in report.imported] == ["0002-first.pbem"], bob.lines
+    assert len(report.refused) == 1 and "more than 100 multipart or message parts" in report.refused[0]
+    assert len(list((bob.home / "watch" / "refused").glob("*.eml"))) == 1
+    assert not list((bob.home / "watch" / "spool").glob("*"))
+    set_aside = [text for text in bob.told if "an email that cannot be read arrived and was set aside" in text]
+    assert len(set_aside) == 1 and "(docs/protocol.md 12, limit 14)" in set_aside[0], bob.told
+    report = bob.watch().run(once=True)  # the next pass, or a restart: not read again, not told again
+    assert not report.refused and sum("cannot be read" in text for text in bob.told) == 1
+
+
 class Down:
     """A mail server that is not there."""
 

@@ -151,12 +151,15 @@ def key_show(as_json: bool) -> None:
 @key.command("import")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--encrypt", is_flag=True, help="Store an unencrypted key encrypted (passphrase: PBEM_PASSPHRASE or a prompt).")
+@click.option("--name", help="The name it goes by (default: the comment of its .pub file, then of the key).")
 @handles_errors
-def key_import(path: str, encrypt: bool) -> None:
+def key_import(path: str, encrypt: bool, name: str | None) -> None:
     """Adopt an existing OpenSSH ed25519 key, e.g. ~/.ssh/id_ed25519.
 
     An encrypted key keeps its passphrase.  An unencrypted one is stored
-    as it is, unless --encrypt (at a terminal pbem offers to).
+    as it is, unless --encrypt (at a terminal pbem offers to).  A key whose
+    comment is not one line of printable text (at most 100 characters) is
+    refused: import it with --name.
 
     Example: pbem key import ~/.ssh/id_ed25519 --encrypt
     """
@@ -179,7 +182,7 @@ def key_import(path: str, encrypt: bool) -> None:
                     raise UsageError("--encrypt: set PBEM_PASSPHRASE or run in a terminal to be asked for the passphrase")
                 new_passphrase = click.prompt("Passphrase for pbem's copy", hide_input=True,
                                               confirmation_prompt=True).encode("utf-8")
-    identity = keystore().import_key(path, passphrase, encrypt=new_passphrase)
+    identity = keystore().import_key(path, passphrase, name=name, encrypt=new_passphrase)
     click.echo(f"imported {path}: fingerprint {identity.public.fingerprint}")
     if not encrypted:
         click.echo("stored encrypted with the passphrase given" if new_passphrase else

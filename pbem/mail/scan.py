@@ -185,6 +185,19 @@ def blocks_in_mail(data: bytes | Message, origin: str) -> Scan:
     """Every armoured block in one email: each text part and attachment,
     decoded from its transfer encoding (base64, quoted-printable, 7bit,
     8bit), forwarded messages included."""
+    from pbem.protocol.limits import mail_nesting_problem, mail_too_deep
+
+    if isinstance(data, bytes):  # docs/protocol.md 12, limit 14: before the parser can recurse
+        problem = mail_nesting_problem(data)
+        if problem:
+            raise InputError(f"{origin}: {problem}")
+    try:
+        return _blocks_in_mail(data, origin)
+    except RecursionError as err:  # deep in a way the count above did not see: the same refusal
+        raise InputError(f"{origin}: {mail_too_deep('the email')}") from err
+
+
+def _blocks_in_mail(data: bytes | Message, origin: str) -> Scan:
     import email
     import email.policy
 
@@ -228,6 +241,14 @@ def _mailbox_messages(box: mailbox.Mailbox, keys: Iterable[str], scan: Scan, nam
         yield number, data
 
 
+def _mailbox_message(data: bytes, origin: str) -> Scan:
+    """One message of a mailbox; one nested too deeply is noted as unreadable, and the others are still read."""
+    try:
+        return blocks_in_mail(data, origin)
+    except InputError as err:
+        return Scan(unreadable=[(origin, str(err).removeprefix(f"{origin}: "))])
+
+
 def blocks_in_mbox(path: Path) -> Scan:
     """Every armoured block in every message of an mbox file, in file order."""
     import mailbox
@@ -236,7 +257,7 @@ def blocks_in_mbox(path: Path) -> Scan:
     scan = Scan()
     try:
         for number, data in _mailbox_messages(box, box.keys(), scan, path.name):
-            scan.extend(blocks_in_mail(data, f"{path.name} #{number}"))
+            scan.extend(_mailbox_message(data, f"{path.name} #{number}"))
     finally:
         box.close()
     return scan
@@ -255,7 +276,7 @@ def blocks_in_maildir(path: Path) -> Scan:
     scan = Scan()
     keys = sorted(box.keys(), key=delivery_order)
     for number, data in _mailbox_messages(box, keys, scan, path.name):
-        scan.extend(blocks_in_mail(data, f"{path.name} #{number}"))
+        scan.extend(_mailbox_message(data, f"{path.name} #{number}"))
     return scan
 
 

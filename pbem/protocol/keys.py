@@ -36,11 +36,35 @@ from pbem.protocol.sshwire import (  # noqa: F401 - WireReader, ssh_string: re-e
     ssh_string,
 )
 
+MAX_COMMENT = 100  # characters of a key's comment, the name it goes by (docs/protocol.md 3.3)
+
 _SECRET_LABEL = b"pbem-derived-secret-v1"
 _SECRET_SIGNED_PREFIX = b"pbem-secret-v1\0"
 
 
 # --- public keys ----------------------------------------------------------------------
+
+
+def comment_problem(comment: str) -> str | None:
+    """What keeps ``comment`` from being a key's comment, in words; None if nothing.
+
+    docs/protocol.md 3.3: a comment is at most 100 characters of printable
+    text -- no control character (newline, CR, tab, NUL...), no format or
+    separator character but the space -- and does not start or end with a
+    space.  A key line is one line, and ``known_keys`` keeps one key a
+    line: a comment holding a newline would add a line of its choosing.
+    """
+    if not isinstance(comment, str):
+        return f"is a {type(comment).__name__}, not text"
+    if len(comment) > MAX_COMMENT:
+        return f"is {len(comment):,} characters; at most {MAX_COMMENT}"
+    bad = next((c for c in comment if not c.isprintable()), None)
+    if bad is not None:
+        return (f"holds the character {bad!r} (U+{ord(bad):04X}): a key's comment is one line of printable text, "
+                f"no control characters")
+    if comment != comment.strip():
+        return "starts or ends with a space"
+    return None
 
 
 @dataclass(frozen=True)
@@ -53,6 +77,9 @@ class PublicKey:
     def __post_init__(self) -> None:
         if not isinstance(self.raw, bytes) or len(self.raw) != 32:
             raise IdentityError(f"an ssh-ed25519 key is 32 bytes, got {len(self.raw)}")
+        problem = comment_problem(self.comment)
+        if problem:
+            raise IdentityError(f"the key's comment {str(self.comment)[:120]!r} {problem}", field="comment")
 
     @classmethod
     def from_blob(cls, blob: bytes, comment: str = "") -> PublicKey:
@@ -120,6 +147,9 @@ class Identity:
     def __init__(self, private_key: Ed25519PrivateKey, name: str = ""):
         if not isinstance(private_key, Ed25519PrivateKey):
             raise IdentityError(f"unsupported private key {type(private_key).__name__}: pbem needs an {KEY_TYPE} key")
+        problem = comment_problem(name)
+        if problem:  # the name is the public key's comment: refused here, not when it is first written
+            raise IdentityError(f"the key's name {str(name)[:120]!r} {problem}", field="comment")
         self._key = private_key
         self.name = name
         self.keystore: Path | None = None  # the keystore it was loaded from, if any (its replay checkpoints)

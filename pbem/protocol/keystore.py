@@ -60,8 +60,12 @@ def new_passphrase_from_env() -> bytes | None:
 def check_name(name: str) -> str:
     """A key's name is the comment of its one-line public key: one line of
     printable text, or the .pub file could not be read back."""
-    if not name.strip() or len(name) > 100 or any(not c.isprintable() for c in name):
-        raise UsageError(f"--name {name!r}: give one line of printable text (1-100 characters)")
+    from pbem.protocol.keys import MAX_COMMENT, comment_problem
+
+    problem = comment_problem(name) if name else "is empty"
+    if problem:
+        raise UsageError(f"--name {name[:120]!r}: {problem}; give one line of printable text "
+                         f"(1-{MAX_COMMENT} characters)", field="--name")
     return name
 
 
@@ -112,7 +116,8 @@ class Keystore:
         given, unencrypted otherwise.  The name defaults to the comment in the
         neighbouring ``.pub`` file, then to the key's own comment.
         """
-        from pbem.protocol.keys import Identity, public_key_of_private
+        from pbem.protocol.keys import Identity, PublicKey, comment_problem
+        from pbem.protocol.sshwire import parse_private_header
 
         if name is not None:
             check_name(name)
@@ -121,9 +126,16 @@ class Keystore:
         data = _read(path, "key file")
         encrypted = is_encrypted(data)
         if name is None:
+            header = parse_private_header(data)
             neighbour = _read_public(path.with_name(path.name + ".pub"))
-            if neighbour is not None and neighbour == public_key_of_private(data) and neighbour.comment:
+            if neighbour is not None and neighbour == PublicKey.from_blob(header.public_blob) and neighbour.comment:
                 name = neighbour.comment
+            else:
+                name = header.comment
+            problem = comment_problem(name)
+            if problem:  # refused, not cleaned up: the name is what the opponent sees, so the player chooses it
+                raise IdentityError(f"{path}: the key's comment {name[:120]!r} {problem}; import it with "
+                                    f"--name NAME to choose the name it goes by", field="comment")
         identity = Identity.from_openssh_private(data, passphrase if encrypted else None, name=name)
         self._store(identity, passphrase if encrypted else encrypt or None)
         return identity
@@ -210,9 +222,14 @@ class Keystore:
         known = self.known()
         if any(k == key for k in known):
             return False
-        lines = [k.openssh() for k in known] + [key.openssh()]
-        atomic_write(self.known_path, ("\n".join(lines) + "\n").encode("utf-8"))
+        self._write_known(known + [key])
         return True
+
+    def _write_known(self, keys: list[PublicKey]) -> None:
+        """The one writer of ``known_keys``: each key one line, refused before
+        anything is written if a field of it could add a line."""
+        data = "".join(known_line(k) + "\n" for k in keys).encode("utf-8")
+        atomic_write(self.known_path, data)
 
     def check_new_key(self, key: PublicKey) -> str:
         """How ``key`` stands against the known keys: ``"known"``, ``"new"``,
@@ -243,6 +260,26 @@ class Keystore:
         self.games_dir.mkdir(mode=0o700, exist_ok=True)
         atomic_write(self.identity_path, identity.to_openssh_private(passphrase))
         atomic_write(self.public_path, (identity.public.openssh() + "\n").encode("utf-8"))
+
+
+def known_line(key: PublicKey) -> str:
+    """``key`` as its line of ``known_keys``: one line that reads back as
+    the same key with the same comment, or an IdentityError naming the
+    comment (a comment holding a newline would add a key of its choosing)."""
+    from pbem.protocol.keys import PublicKey, comment_problem
+
+    line = key.openssh()
+    problem = comment_problem(key.comment)
+    if problem is None and any(not c.isprintable() for c in line):
+        problem = "makes the key line more than one line"
+    if problem is None:
+        again = PublicKey.from_openssh(line)
+        if again != key or again.comment != key.comment:
+            problem = "does not read back as the same key"
+    if problem:
+        raise IdentityError(f"known_keys: the comment {key.comment[:120]!r} of {key.fingerprint} {problem}; "
+                            f"nothing written", field="comment")
+    return line
 
 
 def atomic_write(path: Path, data: bytes, mode: int = 0o600) -> None:

@@ -10,6 +10,7 @@ hostile opponent's validly signed message costs the receiver little."""
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Mapping
 
 SECTION = "docs/protocol.md 12"
@@ -25,6 +26,10 @@ MAX_DEPTH = 16  # nesting of a body's JSON: the body object is depth 1
 MAX_INT_DIGITS = 16  # 2**53 - 1 has 16 digits: a longer literal is refused before it is converted
 MAX_MESSAGES = 8192  # per game: seq 0000-8191, as far as each side's 4,096-value hash chain reaches
 MAX_INPUT_BYTES = 32 * 1024 * 1024  # a file or email read for turn files; in a mailbox, each message
+MAX_MAIL_CONTAINERS = 100  # multipart/* and message/* parts of one email: they bound how deep it nests
+
+_CONTENT_TYPE = re.compile(rb"^content-type:((?:[^\r\n]|\r?\n[ \t])*)", re.IGNORECASE | re.MULTILINE)  # folded too
+_CONTAINER = re.compile(rb"multipart|message", re.IGNORECASE)
 
 
 def read_input(path: str | os.PathLike[str]) -> bytes:
@@ -48,6 +53,33 @@ def read_input(path: str | os.PathLike[str]) -> bytes:
 def input_too_large(what: str, size: int) -> str:
     return (f"{what} is {size / 2**20:,.1f} MiB; pbem reads at most {MAX_INPUT_BYTES // 2**20} MiB a file or "
             f"email for turn files ({SECTION})")
+
+
+def mail_nesting_problem(data: bytes) -> str | None:
+    """What makes the email ``data`` too deeply nested to parse, in words
+    naming the limit; None when nothing does.
+
+    The standard library's parser recurses once a nested part, so 1,200
+    nested ``message/rfc822`` or ``multipart`` parts raise RecursionError.
+    Each level needs a Content-Type header naming a container (a digest's
+    headerless part is a message only inside a container), so counting the
+    headers that could name one -- any that mentions ``multipart`` or
+    ``message`` -- bounds the depth at twice the count, before anything is
+    parsed.  Cheap: one regular expression over the bytes."""
+    count = 0
+    for header in _CONTENT_TYPE.finditer(data):
+        if _CONTAINER.search(header.group(1)):
+            count += 1
+            if count > MAX_MAIL_CONTAINERS:
+                return (f"the email has more than {MAX_MAIL_CONTAINERS} multipart or message parts (nested "
+                        f"mail); pbem reads at most {MAX_MAIL_CONTAINERS} in one email ({SECTION}, limit 14)")
+    return None
+
+
+def mail_too_deep(what: str) -> str:
+    """The words for an email the parser could not follow however it was counted (RecursionError)."""
+    return (f"{what} nests its parts too deeply to be read; pbem reads at most {MAX_MAIL_CONTAINERS} multipart or "
+            f"message parts in one email ({SECTION}, limit 14)")
 
 
 def body_problem(body: Mapping[str, Any]) -> str | None:

@@ -257,12 +257,18 @@ class Transcript:
             if not SIDE_NAME.fullmatch(side):
                 raise IntegrityError(f"message 0000: side name {side[:40]!r} is not 1-32 letters, digits, '_' or '-' "
                                      f"starting with a letter (it names the message files)")
+            where = f"setup.keys.{side}"
             if not isinstance(line, str):
-                raise IntegrityError(f"message 0000: key of side {side!r} is not a string")
+                raise IntegrityError(f"message 0000: {where}, the key of side {side!r}, is not a string", field=where)
             try:
                 keys[side] = PublicKey.from_openssh(line)
             except IdentityError as err:
-                raise IntegrityError(f"message 0000: the key of side {side!r} is damaged: {err}") from err
+                raise IntegrityError(f"message 0000: {where}, the key of side {side!r}, is damaged: {err}",
+                                     field=where) from err
+            if keys[side].openssh() != line:  # docs/protocol.md 3.3: exactly the line pbem writes
+                raise IntegrityError(f"message 0000: {where}, the key of side {side!r}, is not exactly one line "
+                                     f"'ssh-ed25519 BASE64 COMMENT' (single spaces, nothing around it): "
+                                     f"{line[:200]!r}", field=where)
         if len({k.fingerprint for k in keys.values()}) != 2:
             raise IntegrityError("message 0000: both sides name the same key")
         self.keys = keys
