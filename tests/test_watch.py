@@ -360,3 +360,93 @@ def test_19_without_an_smtp_host_watch_says_so_at_the_start_and_keeps_the_answer
     assert "no SMTP host" in r.output.splitlines()[1] and "cannot be sent until it is set" in r.output
     assert "0003-second.pbem is written but not sent" in r.output and (bob.game / "outbox" / "0003-second.eml").is_file()
     assert watching.Journal.load(bob.game).pending == 3
+
+
+# --------------------------------------------------------------------------- issue 27 (M3): a busy game
+
+# A second process that holds a game's .pbem.lock as pbem's own commands take
+# it (GameDirectory.lock, what play and receive hold while they write) until
+# its stdin closes.
+HOLD = (
+    "import sys\n"
+    "from pbem.match.directory import GameDirectory\n"
+    "with GameDirectory(sys.argv[1]).lock():\n"
+    "    print('locked', flush=True)\n"
+    "    sys.stdin.read()\n"
+)
+
+
+class Holder:
+    """``pbem play`` at that moment: the game's lock held by another process."""
+
+    def __init__(self, directory: Path):
+        import subprocess
+        import sys
+
+        self.process = subprocess.Popen([sys.executable, "-c", HOLD, str(directory)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+        assert self.process.stdout.readline().strip() == "locked"
+
+    def release(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+def spooled(player: Player) -> list[Path]:
+    return sorted((player.home / "watch" / "spool").glob("*.eml"))
+
+
+def test_27_a_turn_file_that_arrives_while_a_play_holds_the_game_is_kept_and_imported_once_after(mail):
+    """Old: the import failed, the spooled email was deleted and stayed seen,
+    `--once` exited 0: the turn file was lost.  Now it stays in the spool,
+    `--once` exits 3 with one line saying so, and the next run imports it."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    ann, bob, _, _ = mail
+    session.play(ann.game, ann.identity, ROLL)
+    ann.send_last()
+    argv = ["watch", "--maildir", str(bob.box), "--dir", str(bob.game), "--once"]
+    holder = Holder(bob.game)
+    try:
+        r = CliRunner().invoke(main, argv, env={"PBEM_HOME": str(bob.home)})
+    finally:
+        holder.release()
+    assert r.exit_code == 3, r.output
+    assert r.output.count("busy: another pbem command (play, receive) has the game; its mail stays in the spool "
+                          "and is imported on the next pass") == 1, r.output
+    assert bob.files() == ["0000-first.pbem", "0001-second.pbem"]
+    assert len(spooled(bob)) == 1 and not list((bob.home / "watch" / "refused").glob("*"))
+    r = CliRunner().invoke(main, argv, env={"PBEM_HOME": str(bob.home)})
+    assert r.exit_code == 0, r.output
+    assert r.output.count("imported 0002-first.pbem") == 1 and "busy" not in r.output, r.output
+    assert not spooled(bob)
+    r = CliRunner().invoke(main, argv, env={"PBEM_HOME": str(bob.home)})
+    assert r.exit_code == 0 and "imported" not in r.output, r.output
+    assert bob.files() == ["0000-first.pbem", "0001-second.pbem", "0002-first.pbem"]
+    assert session.verify([bob.game]).ok
+
+
+def test_27_a_busy_game_is_told_once_and_looked_at_again_within_seconds(mail):
+    """A watch left running: a busy game is not a server error (no back-off)
+    and not a new-mail wait (IMAP IDLE could wait for hours): the next pass
+    comes BUSY_RETRY seconds later; the player is told once, not each pass."""
+    ann, bob, _, _ = mail
+    session.play(ann.game, ann.identity, END)
+    ann.send_last()
+    slept: list[float] = []
+    watch = bob.watch()
+    holder = Holder(bob.game)
+    try:
+        report = watch.run(passes=3, sleep=slept.append)
+    finally:
+        holder.release()
+    assert report.busy == [str(bob.game)] and not report.imported and not report.errors
+    assert slept == [watching.BUSY_RETRY] * 2
+    assert sum("busy" in line for line in bob.lines) == 1, bob.lines
+    assert watching.Journal.load(bob.game).answering is None
+    report = watch.run(once=True)  # free: imported, and the closing message answered
+    assert [Path(p).name for p in report.imported] == ["0002-first.pbem"]
+    assert [Path(p).name for p in report.answered] == ["0003-second.pbem"]
+    assert not report.busy and not spooled(bob)
