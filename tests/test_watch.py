@@ -450,3 +450,87 @@ def test_27_a_busy_game_is_told_once_and_looked_at_again_within_seconds(mail):
     assert [Path(p).name for p in report.imported] == ["0002-first.pbem"]
     assert [Path(p).name for p in report.answered] == ["0003-second.pbem"]
     assert not report.busy and not spooled(bob)
+
+
+class Running:
+    """``pbem watch`` in its own process (Maildir source, one pass a second),
+    its output read line by line as it comes."""
+
+    def __init__(self, player: Player):
+        import os
+        import queue
+        import subprocess
+        import sys
+        import threading
+
+        argv = [sys.executable, "-c", "from pbem.cli import main; main()", "watch", "--maildir", str(player.box),
+                "--dir", str(player.game), "--interval", "1"]
+        env = {**os.environ, "PBEM_HOME": str(player.home), "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.output: list[str] = []
+        threading.Thread(target=lambda: [self.lines.put(line) for line in self.process.stdout], daemon=True).start()
+
+    def wait_for(self, needle: str, timeout: float = 10.0) -> str:
+        import queue
+        import time
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.05)
+            except queue.Empty:
+                if self.process.poll() is not None and self.lines.empty():
+                    break
+                continue
+            self.output.append(line)
+            if needle in line:
+                return line
+        raise AssertionError(f"{needle!r} not in {''.join(self.output)}")
+
+    def kill(self) -> None:
+        import signal
+
+        self.process.send_signal(signal.SIGKILL)  # no cleanup, no finally
+        self.process.wait(timeout=10)
+
+
+def test_27_watch_killed_with_sigkill_while_the_game_is_busy_and_after_loses_nothing(mail):
+    """Issue 27: a real `pbem watch` process, killed -9 (1) once it has said
+    the game is busy, (2) at once after a restart, still busy, (3) the game
+    free, as soon as it has imported the turn file (while it answers), and
+    (4) once it has sent the answer: the turn file is imported once, the
+    answer written once and sent, the spool empty, both directories verify."""
+    import time
+
+    ann, bob, _, _ = mail
+    session.play(ann.game, ann.identity, END)
+    ann.send_last()
+    holder = Holder(bob.game)
+    try:
+        watch = Running(bob)
+        watch.wait_for("busy: another pbem command (play, receive) has the game")
+        watch.kill()  # 1
+        assert bob.files() == ["0000-first.pbem", "0001-second.pbem"] and len(spooled(bob)) == 1
+        watch = Running(bob)
+        time.sleep(0.2)
+        watch.kill()  # 2
+        assert bob.files() == ["0000-first.pbem", "0001-second.pbem"] and len(spooled(bob)) == 1
+    finally:
+        holder.release()
+    watch = Running(bob)
+    watch.wait_for("imported 0002-first.pbem")
+    watch.kill()  # 3
+    watch = Running(bob)
+    watch.wait_for("sent 0003-second.pbem to ann@pbem.test")
+    watch.kill()  # 4
+    assert not any("imported" in line for line in watch.output), watch.output  # imported by (3), once
+    assert bob.files() == ["0000-first.pbem", "0001-second.pbem", "0002-first.pbem", "0003-second.pbem"]
+    assert not spooled(bob) and not list((bob.home / "watch" / "refused").glob("*"))
+    journal = watching.Journal.load(bob.game)
+    assert journal.answering is None and journal.pending is None
+    report = ann.watch().run(once=True)
+    assert [Path(p).name for p in report.imported] == ["0003-second.pbem"] and not report.refused
+    for player in (ann, bob):
+        audit = session.verify([player.game], audit=True)
+        assert audit.ok and audit.replay.over
