@@ -196,8 +196,8 @@ def test_a_message_of_many_one_die_terms_is_received_in_time_linear_in_its_terms
     """Issue 27 (M5): ``d2+d2+...`` -- 33 terms an order, each a roll due --
     once made every roll rescan the rolls pending (990 terms took 1.7 s,
     3,960 took 22.9 s, the 16,500 the limits allow would take minutes).
-    Received four times as many terms must take about four times as long,
-    never sixteen (old code: a ratio of about 12)."""
+    Receiving four times as many terms must take about four times as long,
+    never sixteen (the old code: a ratio of about 14)."""
     import shutil
 
     from conftest import Player
