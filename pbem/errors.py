@@ -38,6 +38,12 @@ class UsageError(InputError):
     """A command used in a state where it makes no sense (not your turn...)."""
 
 
+class BusyError(UsageError):
+    """Another pbem process holds the game directory's lock (``.pbem.lock``:
+    a ``play`` or ``receive`` at that moment).  Nothing was done: the same
+    command succeeds once that one has finished."""
+
+
 class NotAPlayerError(UsageError):
     """The key given is not one of the game's players (a spectator may still look on)."""
 

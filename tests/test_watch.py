@@ -383,3 +383,177 @@ def test_19_without_an_smtp_host_watch_says_so_at_the_start_and_keeps_the_answer
     assert "no SMTP host" in r.output.splitlines()[1] and "cannot be sent until it is set" in r.output
     assert "0003-second.pbem is written but not sent" in r.output and (bob.game / "outbox" / "0003-second.eml").is_file()
     assert watching.Journal.load(bob.game).pending == 3
+
+
+# --------------------------------------------------------------------------- issue 27 (M3): a busy game
+
+# A second process that holds a game's .pbem.lock as pbem's own commands take
+# it (GameDirectory.lock, what play and receive hold while they write) until
+# its stdin closes.
+HOLD = (
+    "import sys\n"
+    "from pbem.match.directory import GameDirectory\n"
+    "with GameDirectory(sys.argv[1]).lock():\n"
+    "    print('locked', flush=True)\n"
+    "    sys.stdin.read()\n"
+)
+
+
+class Holder:
+    """``pbem play`` at that moment: the game's lock held by another process."""
+
+    def __init__(self, directory: Path):
+        import subprocess
+        import sys
+
+        self.process = subprocess.Popen([sys.executable, "-c", HOLD, str(directory)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+        assert self.process.stdout.readline().strip() == "locked"
+
+    def release(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+def spooled(player: Player) -> list[Path]:
+    return sorted((player.home / "watch" / "spool").glob("*.eml"))
+
+
+def test_27_a_turn_file_that_arrives_while_a_play_holds_the_game_is_kept_and_imported_once_after(mail):
+    """Old: the import failed, the spooled email was deleted and stayed seen,
+    `--once` exited 0: the turn file was lost.  Now it stays in the spool,
+    `--once` exits 3 with one line saying so, and the next run imports it."""
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    ann, bob, _, _ = mail
+    session.play(ann.game, ann.identity, ROLL)
+    ann.send_last()
+    argv = ["watch", "--maildir", str(bob.box), "--dir", str(bob.game), "--once"]
+    holder = Holder(bob.game)
+    try:
+        r = CliRunner().invoke(main, argv, env={"PBEM_HOME": str(bob.home)})
+    finally:
+        holder.release()
+    assert r.exit_code == 3, r.output
+    assert r.output.count("busy: another pbem command (play, receive) has the game; its mail stays in the spool "
+                          "and is imported on the next pass") == 1, r.output
+    assert bob.files() == ["0000-first.pbem", "0001-second.pbem"]
+    assert len(spooled(bob)) == 1 and not list((bob.home / "watch" / "refused").glob("*"))
+    r = CliRunner().invoke(main, argv, env={"PBEM_HOME": str(bob.home)})
+    assert r.exit_code == 0, r.output
+    assert r.output.count("imported 0002-first.pbem") == 1 and "busy" not in r.output, r.output
+    assert not spooled(bob)
+    r = CliRunner().invoke(main, argv, env={"PBEM_HOME": str(bob.home)})
+    assert r.exit_code == 0 and "imported" not in r.output, r.output
+    assert bob.files() == ["0000-first.pbem", "0001-second.pbem", "0002-first.pbem"]
+    assert session.verify([bob.game]).ok
+
+
+def test_27_a_busy_game_is_told_once_and_looked_at_again_within_seconds(mail):
+    """A watch left running: a busy game is not a server error (no back-off)
+    and not a new-mail wait (IMAP IDLE could wait for hours): the next pass
+    comes BUSY_RETRY seconds later; the player is told once, not each pass."""
+    ann, bob, _, _ = mail
+    session.play(ann.game, ann.identity, END)
+    ann.send_last()
+    slept: list[float] = []
+    watch = bob.watch()
+    holder = Holder(bob.game)
+    try:
+        report = watch.run(passes=3, sleep=slept.append)
+    finally:
+        holder.release()
+    assert report.busy == [str(bob.game)] and not report.imported and not report.errors
+    assert slept == [watching.BUSY_RETRY] * 2
+    assert sum("busy" in line for line in bob.lines) == 1, bob.lines
+    assert watching.Journal.load(bob.game).answering is None
+    report = watch.run(once=True)  # free: imported, and the closing message answered
+    assert [Path(p).name for p in report.imported] == ["0002-first.pbem"]
+    assert [Path(p).name for p in report.answered] == ["0003-second.pbem"]
+    assert not report.busy and not spooled(bob)
+
+
+class Running:
+    """``pbem watch`` in its own process (Maildir source, one pass a second),
+    its output read line by line as it comes."""
+
+    def __init__(self, player: Player):
+        import os
+        import queue
+        import subprocess
+        import sys
+        import threading
+
+        argv = [sys.executable, "-c", "from pbem.cli import main; main()", "watch", "--maildir", str(player.box),
+                "--dir", str(player.game), "--interval", "1"]
+        env = {**os.environ, "PBEM_HOME": str(player.home), "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.output: list[str] = []
+        threading.Thread(target=lambda: [self.lines.put(line) for line in self.process.stdout], daemon=True).start()
+
+    def wait_for(self, needle: str, timeout: float = 10.0) -> str:
+        import queue
+        import time
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=0.05)
+            except queue.Empty:
+                if self.process.poll() is not None and self.lines.empty():
+                    break
+                continue
+            self.output.append(line)
+            if needle in line:
+                return line
+        raise AssertionError(f"{needle!r} not in {''.join(self.output)}")
+
+    def kill(self) -> None:
+        import signal
+
+        self.process.send_signal(signal.SIGKILL)  # no cleanup, no finally
+        self.process.wait(timeout=10)
+
+
+def test_27_watch_killed_with_sigkill_while_the_game_is_busy_and_after_loses_nothing(mail):
+    """Issue 27: a real `pbem watch` process, killed -9 (1) once it has said
+    the game is busy, (2) at once after a restart, still busy, (3) the game
+    free, as soon as it has imported the turn file (while it answers), and
+    (4) once it has sent the answer: the turn file is imported once, the
+    answer written once and sent, the spool empty, both directories verify."""
+    import time
+
+    ann, bob, _, _ = mail
+    session.play(ann.game, ann.identity, END)
+    ann.send_last()
+    holder = Holder(bob.game)
+    try:
+        watch = Running(bob)
+        watch.wait_for("busy: another pbem command (play, receive) has the game")
+        watch.kill()  # 1
+        assert bob.files() == ["0000-first.pbem", "0001-second.pbem"] and len(spooled(bob)) == 1
+        watch = Running(bob)
+        time.sleep(0.2)
+        watch.kill()  # 2
+        assert bob.files() == ["0000-first.pbem", "0001-second.pbem"] and len(spooled(bob)) == 1
+    finally:
+        holder.release()
+    watch = Running(bob)
+    watch.wait_for("imported 0002-first.pbem")
+    watch.kill()  # 3
+    watch = Running(bob)
+    watch.wait_for("sent 0003-second.pbem to ann@pbem.test")
+    watch.kill()  # 4
+    assert not any("imported" in line for line in watch.output), watch.output  # imported by (3), once
+    assert bob.files() == ["0000-first.pbem", "0001-second.pbem", "0002-first.pbem", "0003-second.pbem"]
+    assert not spooled(bob) and not list((bob.home / "watch" / "refused").glob("*"))
+    journal = watching.Journal.load(bob.game)
+    assert journal.answering is None and journal.pending is None
+    report = ann.watch().run(once=True)
+    assert [Path(p).name for p in report.imported] == ["0003-second.pbem"] and not report.refused
+    for player in (ann, bob):
+        audit = session.verify([player.game], audit=True)
+        assert audit.ok and audit.replay.over

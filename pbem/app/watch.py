@@ -30,6 +30,10 @@ Safe to run forever and to kill at any moment:
   one not yet written is composed as if for the first time;
 * **one watch per game**: a non-blocking lock (``.pbem-watch.lock``) held
   while a game is tended; a second watch skips the game and says so;
+* **a busy game** -- its ``.pbem.lock`` held by a ``play`` or ``receive``
+  at that moment (:class:`pbem.errors.BusyError`) -- is tried again, never
+  dropped: its mail stays in the spool and the next pass, :data:`BUSY_RETRY`
+  seconds later, imports it (and tends the game); the player is told once;
 * **errors** of the mail servers are retried with a bounded back-off
   (:data:`BACKOFF`); ``once`` makes one pass (for cron) and reports them.
 """
@@ -46,11 +50,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol
 
-from pbem.errors import InputError, PbemError, VerificationError
+from pbem.errors import BusyError, InputError, PbemError, VerificationError
 
 JOURNAL = ".pbem-watch.json"
 LOCK = ".pbem-watch.lock"
 BACKOFF = (5, 10, 20, 40, 80, 160, 300)  # seconds after consecutive failed passes; then 300 each
+BUSY_RETRY = 5  # seconds to the next pass after one that found a game busy (at most --interval)
 DIRECTORY = "watch"
 
 
@@ -208,6 +213,7 @@ class PassReport:
     awaiting: list[str] = field(default_factory=list)  # "DIR: what" for messages left to the player
     errors: list[str] = field(default_factory=list)  # mail servers, sending: retried
     refused: list[str] = field(default_factory=list)  # turn files that failed verification: evidence kept
+    busy: list[str] = field(default_factory=list)  # game directories another pbem process held: tried again
 
 
 class Watch:
@@ -220,6 +226,7 @@ class Watch:
         self.spool = Spool(self.home, source.name)
         self._log, self.notify = log, notify
         self.connected = False
+        self._told_busy: set[Path] = set()  # busy games the player was told of, until they are not
 
     def log(self, text: str) -> None:
         self._log(f"{now()} {text}")
@@ -233,8 +240,19 @@ class Watch:
         games = self._games()
         self._import(games, report)
         for directory in games.values():
-            self._tend(directory, report)
+            if str(directory) not in report.busy:  # its mail not yet in: tended on the next pass
+                self._tend(directory, report)
+        self._told_busy &= {Path(d) for d in report.busy}
         return report
+
+    def _busy(self, directory: Path, report: PassReport, what: str) -> None:
+        """``directory`` is held by another pbem process: ``what`` waits for the next pass (told once)."""
+        if str(directory) not in report.busy:
+            report.busy.append(str(directory))
+        if directory not in self._told_busy:
+            self._told_busy.add(directory)
+            self.log(f"{directory}: busy: another pbem command (play, receive) has the game; {what} "
+                     f"on the next pass")
 
     def _fetch(self, report: PassReport) -> None:
         from pbem.mail.outbox import MailError
@@ -304,6 +322,9 @@ class Watch:
                         self.log(f"mail {path.name}: a turn file of game {game_id[:12]}..., not one watched here; "
                                  f"left alone")
                         continue
+                    if str(directory) in report.busy:  # it stays busy this pass: the mail waits
+                        waiting = True
+                        continue
                     outcome = self._receive(directory, path, report)
                     if outcome is None:  # refused: the email moved to the evidence
                         waiting = False
@@ -330,6 +351,9 @@ class Watch:
             self.log(f"{directory}: REFUSED a turn file: {err} (the email is kept as evidence: {kept})")
             self._tell(f"pbem: {directory}: a turn file was refused: {err}")
             return None
+        except BusyError:
+            self._busy(directory, report, "its mail stays in the spool and is imported")
+            return False, True  # waiting: the email stays in the spool
         except InputError as err:
             self.log(f"{directory}: mail {path.name}: {err}")
             return False, False
@@ -349,6 +373,8 @@ class Watch:
                 return
             try:
                 self._tend_locked(directory, report)
+            except BusyError:
+                self._busy(directory, report, "it is tended")
             except VerificationError as err:
                 report.refused.append(f"{directory}: {err}")
                 self.log(f"{directory}: the game does not verify: {err}")
@@ -386,7 +412,12 @@ class Watch:
             return
         journal.answering = seq
         journal.save(directory)  # before the message exists: after a crash, the journal says whose it was
-        played = session.play(directory, self.identity, {})
+        try:
+            played = session.play(directory, self.identity, {})
+        except BusyError:  # nothing written: message seq may be the player's own, by hand, now
+            journal.answering = None
+            journal.save(directory)
+            raise
         said = "; ".join(e.sentence() for e in played.events) or "keys the dice"
         self.log(f"{directory}: wrote {played.path.name} (no decision of yours: {said})")
         self._send(directory, seq, journal, report)
@@ -451,6 +482,9 @@ class Watch:
                     sleep(delay)
                     continue
                 failures = 0
+                if report.busy:  # a play or receive takes seconds: look again soon, mail or not
+                    sleep(min(interval, BUSY_RETRY))
+                    continue
                 if self.connected:
                     try:
                         self.source.wait(interval)
@@ -464,4 +498,4 @@ class Watch:
             self.source.close()
 
 
-__all__ = ["BACKOFF", "Journal", "PassReport", "Sending", "Spool", "Watch", "game_lock"]
+__all__ = ["BACKOFF", "BUSY_RETRY", "Journal", "PassReport", "Sending", "Spool", "Watch", "game_lock"]

@@ -50,7 +50,8 @@ def notifier(command: str | None):
               help="Watch this game (repeatable; default: every game of your key that pbem knows of).")
 @click.option("--since", type=click.DateTime(formats=["%Y-%m-%d"]), metavar="YYYY-MM-DD",
               help="Read mail that arrived from this day on (default: the last 30 days).")
-@click.option("--once", is_flag=True, help="One pass, then exit (for cron): status 1 if a turn file was refused, 2 on mail errors.")
+@click.option("--once", is_flag=True, help="One pass, then exit (for cron): status 1 if a turn file was refused, 2 on mail "
+                                          "errors, 3 if a game was busy (its mail waits in the spool for the next run).")
 @click.option("--interval", type=click.FloatRange(min=1), default=60.0, show_default=True,
               help="Seconds between looks at the mailbox (IMAP IDLE answers at once where the server has it).")
 @click.option("--notify", "notify_command", metavar="COMMAND",
@@ -133,6 +134,8 @@ def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, ima
             sys.exit(1)
         if report.errors:
             sys.exit(2)
+        if report.busy:
+            sys.exit(3)
 
 
 __all__ = ["watch"]

@@ -16,7 +16,7 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Iterator
 
-from pbem.errors import InputError, IntegrityError, UsageError
+from pbem.errors import BusyError, InputError, IntegrityError, UsageError
 from pbem.protocol.limits import MAX_INPUT_BYTES, input_too_large
 
 FILE_RE = re.compile(r"^([0-9]{4})-([A-Za-z][A-Za-z0-9_-]*)\.pbem$")  # ASCII digits: "٠٠٠٠" is no seq
@@ -147,7 +147,7 @@ class GameDirectory:
 
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
-        """Exclusive lock for a writing command; refuse if another holds it."""
+        """Exclusive lock for a writing command; :class:`BusyError` if another holds it."""
         import fcntl
 
         self.path.mkdir(parents=True, exist_ok=True)
@@ -156,7 +156,7 @@ class GameDirectory:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError as err:
-                raise UsageError(f"{self.path} is in use by another pbem process; try again when it has finished") from err
+                raise BusyError(f"{self.path} is in use by another pbem process; try again when it has finished") from err
             _HELD.add(self.path)  # its listing removes what a killed writer left
             try:
                 yield

@@ -15,6 +15,7 @@ docs/protocol.md 6.5; rule ids cited in errors name the order kinds above.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Sequence
 
@@ -100,6 +101,26 @@ def _text(order: Mapping[str, Any], name: str, where: str, limit: int, *, requir
     return value
 
 
+def _pending_term(pending: Sequence[Roll], label: str) -> tuple[int, int] | None:
+    """(position in ``pending``, term) of the term labelled ``ROLL/TERM``
+    (``SEQ.INDEX/TERM``, docs/protocol.md 6.5) while it is unrolled; None
+    when no such term is due.  ``pending`` is in the order declared, that is
+    by (seq, index): a bisection finds the roll, so that rolling every term
+    of a message costs time linear in its terms, not quadratic."""
+    name, slash, term = label.rpartition("/")
+    seq, dot, index = name.partition(".")
+    if not (slash and dot and all(p.isascii() and p.isdigit() for p in (seq, index, term))):
+        return None
+    key = (int(seq), int(index))
+    i = bisect.bisect_left(pending, key, key=lambda roll: (roll.seq, roll.index))
+    if i == len(pending) or pending[i].label != name:  # "02.1" is no label: never a leading zero
+        return None
+    t = int(term)
+    if str(t) != term or t >= len(pending[i].values) or pending[i].values[t] is not None:
+        return None
+    return i, t
+
+
 class DiceGame(notes.EndedByOrder, Dispatching):
     """Declared, verifiable rolls and sealed notes (sides ``first``, ``second``)."""
 
@@ -178,10 +199,17 @@ class DiceGame(notes.EndedByOrder, Dispatching):
         raise illegal("dice.orders", f"order {action.index} in message {action.seq:04d} is not a valid dice order: {dict(order)!r}")
 
     def _rolled(self, state: DiceState, action: DiceRolled) -> tuple[DiceState, list[Event]]:
-        due = match_roll(dice_due(self.awaiting(state)), action, "dice.roll")
-        label, _, term = due.label.rpartition("/")  # awaiting labels each term of a roll ROLL/TERM
-        i = next(i for i, roll in enumerate(state.pending) if roll.label == label)
-        roll, t = state.pending[i], int(term)
+        found = _pending_term(state.pending, action.label)
+        if found is None:  # not due: match_roll says so, with the labels that are
+            due = match_roll(dice_due(self.awaiting(state)), action, "dice.roll")
+            found = _pending_term(state.pending, due.label)
+            if found is None:
+                raise illegal("dice.roll", f"no roll labelled {action.label!r} is due")
+        i, t = found
+        roll = state.pending[i]
+        term = roll.expression.terms[t]
+        due = DiceDue(action.label, term.count, term.sides, roll.key_seq, roll.note)
+        match_roll(((due, due),), action, "dice.roll")  # the number of dice and every value
         values = roll.values[:t] + (tuple(action.values),) + roll.values[t + 1 :]
         new = replace(roll, values=values)
         pending = state.pending[:i] + (new,) + state.pending[i + 1 :]
@@ -236,11 +264,12 @@ class DiceGame(notes.EndedByOrder, Dispatching):
         """The declared roll a dice group ``ROLL/TERM`` is a term of
         (:class:`pbem.engine.contract.DescribesRolls`): ``1d20+1d4-2`` is two
         groups and a modifier; its total once its last group is rolled."""
-        label, _, term = due.label.rpartition("/")
-        roll = next((r for r in state.pending if r.label == label), None)
-        if roll is None:
+        found = _pending_term(state.pending, due.label)
+        if found is None:
             return None
-        t, expr = int(term), roll.expression
+        i, t = found
+        roll = state.pending[i]
+        label, expr = roll.label, roll.expression
         found: dict[str, Any] = {"roll": label, "expression": expr.text, "sign": expr.terms[t].sign,
                                  "modifiers": [("", expr.modifier)] if expr.modifier else []}
         if values is not None:
