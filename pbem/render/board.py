@@ -24,6 +24,7 @@ from rich.style import Style
 from rich.text import Text
 
 from pbem.engine import contract
+from pbem.render.literal import literal, visible, visible_all
 
 
 def has_board(game: Any, view: Mapping[str, Any]) -> bool:
@@ -63,7 +64,8 @@ def plain_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], *, title:
                 styles: Iterable[Style | None] = ()) -> Text:
     """Columns padded to their widest cell, a rule under the headers; one
     style a row (``styles``), none by default."""
-    rows = [[str(cell) for cell in row] for row in rows]
+    headers = [visible(h) for h in headers]
+    rows = [[visible(cell) for cell in row] for row in rows]
     widths = [max([len(h)] + [len(row[i]) for row in rows]) for i, h in enumerate(headers)]
     keep = [i for i, w in enumerate(widths) if any(row[i] for row in rows) or i == 0]  # no empty column
     out = Text()
@@ -161,6 +163,7 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
     as the terminal's width holds, centred on the hexes of the ``events``."""
     from pbem.render.hexmap import render_map, side_palette, window_for
 
+    view = visible_all(view)  # the view's texts (unit ids, names, statuses) as written, control characters visible
     events = list(events)
     width = out.width or 120
     focus, why = [], ""
@@ -174,7 +177,7 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
     out.print(header(game, view, you, width))
     for note in notes:
         for line in textwrap.wrap(note, width, subsequent_indent="  ", break_on_hyphens=False):
-            out.print(Text(line))
+            out.print(literal(line))
     out.print(render_map(
             game.map,
             view["stacks"],
@@ -203,4 +206,4 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
     if events:
         out.print(Text("Last events", style="bold"))
         for event in events:
-            out.print(Text(event.sentence()))
+            out.print(literal(event.sentence()))
