@@ -279,9 +279,11 @@ def orders(directory: str, as_json: bool, out_path: str | None) -> None:
         emit_json(template.to_json())
         return
     if out_path:
+        from pbem.render.literal import visible  # what is awaited may quote a roll's note
+
         write_output(out_path, template.toml)
         for line in template.awaited:
-            click.echo(f"awaited: {line}")
+            click.echo(visible(f"awaited: {line}"))
         click.echo(out_path)
         return
     click.echo(template.toml, nl=False)
