@@ -224,3 +224,29 @@ def test_visible_writes_each_control_character_out_and_leaves_markup_as_text(tex
     assert visible(text) == shown
     assert literal(text).plain == shown and literal(text).spans == []
     assert visible("one\ntwo\x1b", newlines=True) == "one\ntwo\\x1b"
+
+
+def test_a_hostile_name_in_a_data_sets_map_reaches_no_terminal_and_no_svg():
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    from pbem.games.ambon import GAME
+    from pbem.render import board
+
+    class Overridden:  # Ambon with a data set whose map is named by the opponent
+        map = replace(GAME.map, name="\x1b[2J\x1b]8;;https://evil\x1b\\MAP [/]")
+
+        def __getattr__(self, name):
+            return getattr(GAME, name)
+
+    game = Overridden()
+    view = GAME.view(GAME.scenario_state({"turn": 1, "phase": "japanese-landing", "positions": {"1.A": "fw-liang"}}),
+                     None, {})
+    out = Console(width=200, force_terminal=True, record=True, file=open(os.devnull, "w"))
+    board.print_board(out, game, view, full=True)
+    drawn = out.export_text(styles=True)
+    assert r"\x1b[2J\x1b]8;;https://evil\x1b\MAP [/]" in SGR.sub("", drawn) and ESC not in SGR.sub("", drawn)
+    svg = board.board_svg(game, view, None)
+    ET.fromstring(svg.encode())
+    assert ESC not in svg

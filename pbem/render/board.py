@@ -24,7 +24,7 @@ from rich.style import Style
 from rich.text import Text
 
 from pbem.engine import contract
-from pbem.render.literal import literal, visible, visible_all
+from pbem.render.literal import Visible, literal, visible, visible_all
 
 
 def has_board(game: Any, view: Mapping[str, Any]) -> bool:
@@ -178,7 +178,7 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
     for note in notes:
         for line in textwrap.wrap(note, width, subsequent_indent="  ", break_on_hyphens=False):
             out.print(literal(line))
-    out.print(render_map(
+    out.print(Visible(render_map(  # the map's names are the data set's
             game.map,
             view["stacks"],
             side_colours=side_palette(game.sides, contract.side_colours(game)),  # the brackets in the game's order
@@ -188,10 +188,10 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
             box_names=view.get("box_names"),
             overstacked=view.get("overstacked"),
             marker_names=view.get("marker_names"),
-        ))
+        )))
     mines = mines_text(game, view, width)
     if mines is not None:
-        out.print(mines)
+        out.print(Visible(mines))
     if view.get("eliminated"):
         from pbem.render.hexmap import BRACKETS, flow
 

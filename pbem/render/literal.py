@@ -8,7 +8,9 @@ styles, links, clears, moves the cursor or reorders what pbem prints.
 Every output path prints such text through :func:`literal` (rich) or
 :func:`visible` (plain ``click.echo``), whole lines pbem composes round it
 included: a line is literal throughout, and pbem's own styling is applied
-to the :class:`~rich.text.Text`, never written as markup into it.
+to the :class:`~rich.text.Text`, never written as markup into it.  A
+drawing made of many styled runs (the terminal map, whose names come from
+a data set) is printed through :class:`Visible`.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, TypeVar, cast
 
+from rich.measure import Measurement
+from rich.segment import Segment
 from rich.text import Text
 
 T = TypeVar("T")
@@ -62,3 +66,23 @@ def _visible_all(value: Any) -> Any:
     if type(value) in (list, tuple):
         return type(value)(_visible_all(v) for v in value)
     return value
+
+
+class Visible:
+    """``renderable`` drawn as it is, the control characters in its text
+    made visible (:func:`visible`) as it is drawn: for a drawing of many
+    styled runs from a data set (the map), whose styles a :func:`literal`
+    of each run would cost.  Its line breaks are its own."""
+
+    def __init__(self, renderable: Any):
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        for segment in console.render(self.renderable, options):
+            if segment.control or not CONTROL.search(segment.text) or segment.text == "\n":
+                yield segment
+            else:
+                yield Segment(visible(segment.text, newlines=True), segment.style)
+
+    def __rich_measure__(self, console: Any, options: Any) -> Measurement:
+        return Measurement.get(console, options, self.renderable)
