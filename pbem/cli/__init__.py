@@ -222,23 +222,24 @@ def trust_on_first_use(key: Any, transcript: Any, accepted: str | None) -> None:
     fingerprint, since a key swapped in the mail looks exactly like that."""
     from pbem.errors import UsageError
     from pbem.match.session import proposal_rulings
+    from pbem.render.literal import visible  # the proposal's texts and the key's comment are the proposer's
 
     store = keystore()
     setup = transcript.setup
     rules = (setup.get("options") or {}).get("rules") or []
     terms = f"optional rules {' '.join(rules)}" if rules else "no optional rules"
-    click.echo(f"proposal: {setup['module']} game {transcript.game[:12]}...; {terms}; "
-               f"data {setup['ruleset'][:16]}...", err=True)
+    click.echo(visible(f"proposal: {setup['module']} game {transcript.game[:12]}...; {terms}; "
+                       f"data {setup['ruleset'][:16]}..."), err=True)
     rulings = proposal_rulings(setup)
     if rulings:
         declared = "" if "rulings" in (setup.get("options") or {}) else " (the proposal names none: the defaults)"
         click.echo(f"rulings of the proposal, played by both sides{declared}:", err=True)
         for ruling in rulings:
-            click.echo(f"  {ruling.line()}", err=True)
+            click.echo(visible(f"  {ruling.line()}"), err=True)
     if accepted is not None and accepted != key.fingerprint:
         raise UsageError(f"--accept-key {accepted}: the proposer's key is {key.fingerprint}; nothing written")
     standing = store.check_new_key(key)
-    who = f"{key.fingerprint} ({key.comment or 'no name'})"
+    who = visible(f"{key.fingerprint} ({key.comment or 'no name'})")
     if standing == "known":
         return
     if standing == "changed" and accepted is None:
@@ -483,11 +484,13 @@ def receive(directory: str, files: tuple[str, ...], as_json: bool) -> None:
         emit_json({**render.match_json(result.match, since=first_new), "already_had": result.had,
                    "warnings": [f.to_json() for f in result.findings]})
         return
+    from pbem.render.literal import literal
+
     out = console()
     for seq in result.had:
         out.print(f"already have message {seq:04d}: nothing to import", highlight=False)
     for path in result.imported:
-        out.print(f"imported {path}")
+        out.print(literal(f"imported {path}"))
     warn(result.findings)
     render.print_events(out, result.match, since=first_new)
     render.print_turn(out, result.match)
@@ -546,15 +549,19 @@ def play(directory: str, orders_path: str | None, as_json: bool, dry_run: bool, 
             emit_json({"dry_run": True, "file": str(tried.path), "warnings": tried.warnings,
                        **render.match_json(tried.match, since=session_seq(tried.path))})
             return
+        from rich.text import Text
+
+        from pbem.render.literal import literal
+
         out = console()
-        out.print(f"[bold]{'Dry run: nothing is written.' if dry_run else 'Before writing:'}[/bold] "
-                  f"{tried.path.name} would do:", highlight=False)
+        out.print(Text.assemble(("Dry run: nothing is written." if dry_run else "Before writing:", "bold"), " ",
+                                literal(f"{tried.path.name} would do:")))
         for event in tried.events:
-            out.print("  " + event.sentence(), markup=False)
+            out.print(literal("  " + event.sentence()))
         for slot, text in tried.seals.items():
-            out.print(f"  sealed in slot {slot!r} (only you see this): {text}", markup=False)
+            out.print(literal(f"  sealed in slot {slot!r} (only you see this): {text}"))
         for text in tried.warnings:
-            out.print(f"  warning: {text}", markup=False)
+            out.print(literal(f"  warning: {text}"))
         out.print("and then: ", end="")
         render.print_turn(out, tried.match)
         if dry_run:
@@ -573,9 +580,11 @@ def play(directory: str, orders_path: str | None, as_json: bool, dry_run: bool, 
         seq = session_seq(result.path)
         emit_json({"file": str(result.path), **render.match_json(result.match, since=seq)})
         return
+    from pbem.render.literal import literal
+
     out = console()
     for event in result.events:
-        out.print(event.sentence(), markup=False)
+        out.print(literal(event.sentence()))
     render.print_turn(out, result.match)
     keep_view(directory, identity)
     click.echo(result.path)
@@ -753,11 +762,13 @@ def draw_match(out: Any, match: Any, view: Any, window: Mapping[str, Any] | None
     else:
         from pbem.engine import contract
 
+        from pbem.render.literal import literal
+
         ruled = render.rulings_line(render.rulings_of(match))
         if ruled:
-            out.print(ruled, markup=False)
+            out.print(literal(ruled))
         for line in (match.game.summary(match.replay.state) if isinstance(match.game, contract.Summary) else []):
-            out.print(line, markup=False)
+            out.print(literal(line))
         render.print_show(out, match)
 
 
@@ -932,9 +943,11 @@ def adjudicate(
             }
         )
         return
+    from pbem.render.literal import literal
+
     out = console()
     for event in result.events:
-        out.print(event.sentence(), markup=False)
+        out.print(literal(event.sentence()))
     if board.has_board(game, view):
         board.print_board(out, game, view)
 

@@ -34,8 +34,10 @@ def handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:
 
         try:
             return func(*args, **kwargs)
-        except PbemError as err:
-            raise PbemClickError(str(err), err.exit_code) from err
+        except PbemError as err:  # the message may quote a file, a message or an email: shown literally
+            from pbem.render.literal import visible
+
+            raise PbemClickError(visible(err, newlines=True), err.exit_code) from err
 
     return wrapper
 
@@ -65,8 +67,10 @@ def emit_json(data: Any) -> None:
 def warn(findings: Any) -> None:
     """Print each warning (a :class:`pbem.match.summary.Finding`, ...) on
     standard error as ``warning: ...``: told, the exit status unchanged."""
+    from pbem.render.literal import visible  # a finding quotes an unsigned summary, as it was written
+
     for finding in findings:
-        click.echo(f"warning: {finding}", err=True)
+        click.echo(visible(f"warning: {finding}", newlines=True), err=True)
 
 
 # --------------------------------------------------------------------------- identity

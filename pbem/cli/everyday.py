@@ -84,13 +84,16 @@ def progress_bar(description: str) -> Iterator[Any]:
     if not out.is_terminal:
         yield None
         return
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from pbem.render.literal import visible
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=out, transient=True) as bar:
         task = bar.add_task(description, total=None)
 
         def update(done: int, total: int, label: str) -> None:
-            bar.update(task, completed=done, total=total, description=f"{description}: {label}")
+            bar.update(task, completed=done, total=total, description=escape(visible(f"{description}: {label}")))  # a label: a file or an email's
 
         yield update
 
@@ -139,28 +142,30 @@ def import_mail(directory: str, sources: tuple[str, ...], as_json: bool, game_id
         data["match"] = render.match_json(match, since=report.first_new if report.first_new is not None else len(match.transcript))
         emit_json(data)
         return
+    from pbem.render.literal import literal
+
     out = console()
     if report.restored is not None:
         first = report.restored.message
-        out.print(f"restored game {first.game[:12]}... ({match.transcript.setup['module']}) into {directory} "
-                  f"from its message 0000 ({report.restored.origin})", markup=False)
+        out.print(literal(f"restored game {first.game[:12]}... ({match.transcript.setup['module']}) into {directory} "
+                          f"from its message 0000 ({report.restored.origin})"))
     for path in report.imported:
-        out.print(f"imported {path}", markup=False)
+        out.print(literal(f"imported {path}"))
     warn(report.findings)
     if report.already:
-        out.print("already imported, skipped: " + ", ".join(f"{f.message.seq:04d}" for f in report.already), markup=False)
+        out.print(literal("already imported, skipped: " + ", ".join(f"{f.message.seq:04d}" for f in report.already)))
     others: dict[str, list[Any]] = {}
     for item in report.other_games:
         others.setdefault(item.message.game, []).append(item)
     for game, items in others.items():
         seqs = ", ".join(sorted({f"{i.message.seq:04d}" for i in items}))
-        out.print(f"left alone: message(s) {seqs} of another game, {game[:12]}...", markup=False)
+        out.print(literal(f"left alone: message(s) {seqs} of another game, {game[:12]}..."))
     for item in report.waiting:
-        out.print(f"waiting: {item.label} needs message {len(match.transcript):04d} first ({item.origin})", markup=False)
+        out.print(literal(f"waiting: {item.label} needs message {len(match.transcript):04d} first ({item.origin})"))
     for origin, why in report.unreadable:
-        out.print(f"unreadable: {origin}: {why}", markup=False)
+        out.print(literal(f"unreadable: {origin}: {why}"))
     if not report.imported and report.restored is None:
-        out.print(f"nothing new for game {match.transcript.game[:12]}...", markup=False)
+        out.print(literal(f"nothing new for game {match.transcript.game[:12]}..."))
     else:
         render.print_events(out, match, since=report.first_new)
     render.print_turn(out, match)
@@ -274,9 +279,11 @@ def orders(directory: str, as_json: bool, out_path: str | None) -> None:
         emit_json(template.to_json())
         return
     if out_path:
+        from pbem.render.literal import visible  # what is awaited may quote a roll's note
+
         write_output(out_path, template.toml)
         for line in template.awaited:
-            click.echo(f"awaited: {line}")
+            click.echo(visible(f"awaited: {line}"))
         click.echo(out_path)
         return
     click.echo(template.toml, nl=False)
@@ -302,8 +309,10 @@ def status(directories: tuple[str, ...], as_json: bool) -> None:
     Example: pbem status games/bob games/carol
     """
     from rich.table import Table
+    from rich.text import Text
 
     from pbem.app import status as status_lib
+    from pbem.render.literal import literal
     from pbem.protocol.keystore import Keystore, home_dir
 
     with progress_bar("checking games") as progress:
@@ -331,19 +340,18 @@ def status(directories: tuple[str, ...], as_json: bool) -> None:
         table.add_column(column)
     for s in found:
         if s.error:
-            what = "[red]does not verify[/red]" if s.fails_verification else "[yellow]not a readable game[/yellow]"
-            table.add_row(shown(s.directory), what, "", "", s.error[:80], "?", "")
+            what = Text("does not verify", style="red") if s.fails_verification else Text("not a readable game", style="yellow")
+            table.add_row(literal(shown(s.directory)), what, "", "", literal(s.error[:80]), "?", "")
             continue
         opponent = s.opponent + (f" {s.opponent_key[:15]}..." if s.opponent_key else "")
+        opponent_cell = literal(opponent)
         if s.opponent_address:
-            opponent += f"\n{s.opponent_address}"
+            opponent_cell.append("\n").append(literal(s.opponent_address))
         where = (" / ".join(str(x) for x in ((f"turn {s.turn}" if s.turn is not None else ""), s.phase) if x)
                  or f"{s.messages} message{'' if s.messages == 1 else 's'}")
-        who = s.whose_move
-        if s.your_move:
-            who = f"[bold]{who}[/bold]"
-        table.add_row(shown(s.directory), f"{s.module} {s.game[:8]}", s.you or "-", opponent, where, who,
-                      f"{s.last_file} ({status_lib.age(s.last_age)} ago)")
+        who = literal(s.whose_move, "bold" if s.your_move else "")
+        table.add_row(literal(shown(s.directory)), literal(f"{s.module} {s.game[:8]}"), literal(s.you or "-"), opponent_cell,
+                      literal(where), who, literal(f"{s.last_file} ({status_lib.age(s.last_age)} ago)"))
     out.print(table)
 
 

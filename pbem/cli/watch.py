@@ -31,8 +31,10 @@ def notifier(command: str | None):
 
     argv = shlex.split(command)
 
+    from pbem.render.literal import visible
+
     def notify(text: str) -> None:
-        subprocess.run([*argv, text], check=True, timeout=30, stdin=subprocess.DEVNULL)
+        subprocess.run([*argv, visible(text, newlines=True)], check=True, timeout=30, stdin=subprocess.DEVNULL)
 
     return notify
 
@@ -112,6 +114,8 @@ def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, ima
                             port=int(imap_port or table.get("port") or 0), folder=str(imap_folder or table.get("folder") or "INBOX"),
                             security=str(imap_security or table.get("security") or "ssl"),
                             cafile=imap_cafile or table.get("cafile"), since=day)
+    from pbem.render.literal import visible  # a log line may name an email's sender or subject
+
     identity = load_identity()
     games = [Path(d) for d in directories] or [p for p in keystore().game_places() if p.is_dir()]
     if not games:
@@ -119,7 +123,7 @@ def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, ima
     settings = outbox.load_settings(home)
     password = secret(outbox.PASSWORD_ENV, f"SMTP password for {settings.user}") if settings.user else None
     session = watching.Watch(home, identity, games, source, watching.Sending(settings, password),
-                             log=lambda line: click.echo(line), notify=notifier(notify_command))
+                             log=lambda line: click.echo(visible(line, newlines=True)), notify=notifier(notify_command))
     click.echo(f"{watching.now()} watching {source.name} for {len(games)} game(s); Ctrl-C stops")
     if not settings.host:
         click.echo(f"{watching.now()} no SMTP host (host in the [smtp] table of {home / outbox.HOME_MAIL}): answers "

@@ -24,6 +24,7 @@ from rich.style import Style
 from rich.text import Text
 
 from pbem.engine import contract
+from pbem.render.literal import Visible, literal, visible, visible_all
 
 
 def has_board(game: Any, view: Mapping[str, Any]) -> bool:
@@ -63,7 +64,8 @@ def plain_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], *, title:
                 styles: Iterable[Style | None] = ()) -> Text:
     """Columns padded to their widest cell, a rule under the headers; one
     style a row (``styles``), none by default."""
-    rows = [[str(cell) for cell in row] for row in rows]
+    headers = [visible(h) for h in headers]
+    rows = [[visible(cell) for cell in row] for row in rows]
     widths = [max([len(h)] + [len(row[i]) for row in rows]) for i, h in enumerate(headers)]
     keep = [i for i, w in enumerate(widths) if any(row[i] for row in rows) or i == 0]  # no empty column
     out = Text()
@@ -161,6 +163,7 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
     as the terminal's width holds, centred on the hexes of the ``events``."""
     from pbem.render.hexmap import render_map, side_palette, window_for
 
+    view = visible_all(view)  # the view's texts (unit ids, names, statuses) as written, control characters visible
     events = list(events)
     width = out.width or 120
     focus, why = [], ""
@@ -174,8 +177,8 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
     out.print(header(game, view, you, width))
     for note in notes:
         for line in textwrap.wrap(note, width, subsequent_indent="  ", break_on_hyphens=False):
-            out.print(Text(line))
-    out.print(render_map(
+            out.print(literal(line))
+    out.print(Visible(render_map(  # the map's names are the data set's
             game.map,
             view["stacks"],
             side_colours=side_palette(game.sides, contract.side_colours(game)),  # the brackets in the game's order
@@ -185,10 +188,10 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
             box_names=view.get("box_names"),
             overstacked=view.get("overstacked"),
             marker_names=view.get("marker_names"),
-        ))
+        )))
     mines = mines_text(game, view, width)
     if mines is not None:
-        out.print(mines)
+        out.print(Visible(mines))
     if view.get("eliminated"):
         from pbem.render.hexmap import BRACKETS, flow
 
@@ -203,4 +206,4 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
     if events:
         out.print(Text("Last events", style="bold"))
         for event in events:
-            out.print(Text(event.sentence()))
+            out.print(literal(event.sentence()))

@@ -7,11 +7,12 @@ from typing import Any, Iterable
 from typing import TYPE_CHECKING
 
 from rich.console import Console
-from rich.markup import escape
+from rich.text import Text
 
 from pbem.engine import contract
 from pbem.engine.history import newest
 from pbem.match.replay import counted, declared_rolls, describe, pending_rolls
+from pbem.render.literal import literal
 
 if TYPE_CHECKING:  # rich's tables and panels are imported where drawn: the board (print_turn) needs neither
     from rich.table import Table
@@ -59,7 +60,7 @@ def match_json(match: Any, since: int = 0) -> dict[str, Any]:
 def print_events(out: Console, match: Any, since: int = 0) -> None:
     for seq, event in newest(match.replay.events, lambda item: item[0] >= since):
         if seq >= since:
-            out.print(f"[dim]{_seq(seq)}[/dim] {escape(event.sentence())}", highlight=False)
+            out.print(Text.assemble((_seq(seq), "dim"), " ", literal(event.sentence())))
 
 
 def _shell(match: Any) -> str:
@@ -80,26 +81,25 @@ def print_at(out: Console, match: Any) -> None:
     in bold, when ``match`` is one (else nothing)."""
     if getattr(match, "at", None) is not None:
         for line in match.at.lines():
-            out.print(line, style="bold", markup=False, highlight=False)
+            out.print(literal(line, "bold"))
 
 
 def print_turn(out: Console, match: Any) -> None:
     replay = match.replay
     if replay.over:
         for line in (match.game.result(replay.state) if isinstance(match.game, contract.Result) else []):
-            out.print(line, markup=False, highlight=False)
+            out.print(literal(line))
     if past(match):  # what was awaited then is in the heading (print_at); "your move" is not true now
         return
     if match.closed:
-        out.print(f"[bold]The game is over.[/bold] Check it with: pbem verify {escape(_shell(match))} --audit")
+        out.print(Text.assemble(("The game is over.", "bold"), " ", literal(f"Check it with: pbem verify {_shell(match)} --audit")))
         return
     if replay.over:
         mine = match.player is not None and replay.next_side == match.player.side
-        out.print(
-            "[bold]The game is over.[/bold] "
-            + (f"Send your closing message (it reveals your secret for the audit): pbem play {escape(_shell(match))}" if mine
-               else f"Waiting for {replay.next_side}'s closing message.")
-        )
+        out.print(Text.assemble(
+            ("The game is over.", "bold"), " ",
+            literal(f"Send your closing message (it reveals your secret for the audit): pbem play {_shell(match)}" if mine
+                    else f"Waiting for {replay.next_side}'s closing message.")))
         return
     who = replay.next_side
     mine = match.player is not None and who == match.player.side
@@ -107,7 +107,7 @@ def print_turn(out: Console, match: Any) -> None:
     if replay.pending:
         pending = pending_rolls(replay)
         text += "; " + counted(pending, "await", " the reply that keys " + ("it" if len(pending) == 1 else "them"))
-    out.print(text)
+    out.print(literal(text))
 
 
 def _purpose(r: Any) -> str:
@@ -129,7 +129,7 @@ def rolls_table(declared: Iterable[Any], title: str = "Rolls") -> Table:
     for r in declared:
         provisional = provisional or (r.provisional and not r.pending)
         done = _seq(r.partner_seq) + (" (awaited)" if r.pending else " *" if r.provisional else "")
-        table.add_row(r.label, r.author, _purpose(r), r.shown(), f"{_seq(r.key_seq)} -> {done}")
+        table.add_row(*map(literal, (r.label, r.author, _purpose(r), r.shown(), f"{_seq(r.key_seq)} -> {done}")))
     if provisional:
         table.caption = "* provisional: completed by your reply, which is not sent yet"
     return table
@@ -151,13 +151,13 @@ def print_show(out: Console, match: Any) -> None:
         + f"; {len(match.transcript)} messages"
     )
     print_at(out, match)
-    out.print(Panel(head))
+    out.print(Panel(literal(head)))
     if view.get("rolls") is not None:
         table = Table(title="Declared rolls")
         for column in ("roll", "by", "note", "result"):
             table.add_column(column)
         for r in declared_rolls(match.replay.rolls) + pending_rolls(match.replay):
-            table.add_row(r.label, r.author, _purpose(r), r.shown())
+            table.add_row(*map(literal, (r.label, r.author, _purpose(r), r.shown())))
         out.print(table)
     if view.get("notes"):
         table = Table(title="Sealed notes")
@@ -165,10 +165,10 @@ def print_show(out: Console, match: Any) -> None:
             table.add_column(column)
         for n in view["notes"]:
             status = f"revealed in {_seq(n['revealed_in'])}" if n.get("revealed_in") is not None else "sealed"
-            text = n.get("value", "(hidden)")
+            text = literal(n.get("value", "(hidden)"))
             if n.get("private"):
-                text += "  [only you see this]"
-            table.add_row(n["slot"], n["side"], _seq(n["sealed_in"]), status, text)
+                text.append("  [only you see this]")
+            table.add_row(*map(literal, (n["slot"], n["side"], _seq(n["sealed_in"]), status)), text)
         out.print(table)
     print_turn(out, match)
 
@@ -208,5 +208,5 @@ def print_report(out: Console, report: Any) -> None:
     if report.audited:
         lines.append("audit: " + ("every commitment, sealed store and secret checks out" if report.ok else "FAILED"))
         lines += [f"  - {p}" for p in report.problems]
-    verdict = "[bold green]VERIFIED[/bold green]" if report.ok else "[bold red]FAILED[/bold red]"
-    out.print(Panel("\n".join(lines), title=verdict))
+    verdict = Text("VERIFIED", style="bold green") if report.ok else Text("FAILED", style="bold red")
+    out.print(Panel(Text("\n").join(literal(line) for line in lines), title=verdict))

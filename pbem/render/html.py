@@ -20,11 +20,18 @@ curious reader -- finds in the DOM whether every label fits.
 from __future__ import annotations
 
 import json
-from html import escape
+import html
 from typing import Any, Iterable, Mapping, Sequence
 
 from pbem.engine import contract
 from pbem.render.hexmap import unit_status
+from pbem.render.literal import visible
+
+def escape(text: str) -> str:
+    """``text`` as HTML text or attribute value: ``<&>"'`` escaped and its
+    control characters made visible (:func:`pbem.render.literal.visible`)."""
+    return html.escape(visible(text, newlines=True))
+
 
 FONTS = "'DejaVu Sans', 'Liberation Sans', Arial, sans-serif"
 

@@ -44,7 +44,8 @@ the HTML page checks each against it in the browser
 (:mod:`pbem.render.html`).
 
 The document is built with :mod:`xml.etree.ElementTree`, so every label is
-escaped and the result is well-formed XML.  No element is transformed: every
+escaped, and its control characters are made visible (``\\x1b``), so the
+result is well-formed XML.  No element is transformed: every
 coordinate is in the picture's own units (``viewBox`` ``0 0 W H``).
 """
 
@@ -59,6 +60,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from pbem.engine.mapdata import GameMap
 from pbem.errors import InputError
+from pbem.render.literal import visible
 from pbem.render.hexmap import position_bits, Box, Stacks, boxes_of, check_stacks, ink_for, is_box, side_palette, sides_in
 
 __all__ = ["EM", "MONO", "board_stacks", "board_svg", "fit_label", "text_width", "view_header"]
@@ -456,8 +458,23 @@ def board_svg(
     root.set("width", _f(total_w))
     root.set("height", _f(total_h))
     root.set("viewBox", f"0 0 {_f(total_w)} {_f(total_h)}")
+    _visible_texts(root)
     ET.indent(root, space=" ")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _visible_texts(root: ET.Element) -> None:
+    """Every text and attribute of the picture as written, its control
+    characters made visible (:func:`pbem.render.literal.visible`): a unit's
+    or a box's name from a data set or a view cannot make the XML ill-formed
+    (XML 1.0 has no ESC, not even as ``&#27;``)."""
+    for element in root.iter():
+        if element.text:
+            element.text = visible(element.text, newlines=True)
+        if element.tail:
+            element.tail = visible(element.tail, newlines=True)
+        for name, value in element.attrib.items():
+            element.set(name, visible(value, newlines=True))
 
 
 def _hexes_why(value: Mapping[str, str] | Iterable[str]) -> dict[str, str]:

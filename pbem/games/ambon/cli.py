@@ -41,13 +41,14 @@ def solo_ambon(directory: str) -> None:
     """
     from pbem.games.ambon.solo import Solo
     from pbem.render import board
+    from pbem.render.literal import literal
 
     out = console()
 
     def show(match) -> None:
         board.print_board(out, match.game, match.view(), you="solo")
 
-    game = Solo(Path(directory), load_identity(), ask=_line, say=lambda text: out.print(text, markup=False, soft_wrap=not out.is_terminal), show=show)
+    game = Solo(Path(directory), load_identity(), ask=_line, say=lambda text: out.print(literal(text, newlines=True), soft_wrap=not out.is_terminal), show=show)
     try:
         game.run()
     except click.Abort:  # end of input or Ctrl-C: every message written so far stays

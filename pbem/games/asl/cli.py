@@ -22,6 +22,14 @@ from pbem.cli.base import handles_errors as _handles_errors
 from pbem.cli.base import read_orders as _read_toml
 
 
+def _echo(text: str) -> None:
+    """Print a line that may quote a position file or the excerpt's data:
+    control characters visible (:func:`pbem.render.literal.visible`)."""
+    from pbem.render.literal import visible
+
+    click.echo(visible(text, newlines=True))
+
+
 def _emit(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
 
@@ -81,7 +89,7 @@ def note(query: str, as_json: bool, year: int | None, month: int | None, theatre
         _emit(_note_json(entry, rf))
         return
     for line in _note_lines(entry, rf):
-        click.echo(line)
+        _echo(line)
 
 
 ECHO_LIMIT = 60
@@ -222,16 +230,16 @@ def check_berserk(position_path: str, units: tuple[str, ...], target: str | None
         _emit(out)
     else:
         for r in results:
-            click.echo(r.summary())
+            _echo(r.summary())
             for c in r.checks:
-                click.echo(f"  {c.sentence()}")
+                _echo(f"  {c.sentence()}")
         for c in problems:
-            click.echo(c.sentence())
+            _echo(c.sentence())
         for uid, lines in out["effects"].items():
             if all(r.eligible for r in results if r.unit == uid):
-                click.echo(f"{uid} Berserk:")
+                _echo(f"{uid} Berserk:")
                 for c in lines:
-                    click.echo(f"  [{c['rule']}] {c['text']}")
+                    _echo(f"  [{c['rule']}] {c['text']}")
     if not ok:
         raise _ClickError("not all may go Berserk", IllegalOrderError.exit_code)
 
@@ -264,9 +272,9 @@ def human_wave_command(position_path: str, units: str | None, hexes: str | None,
     if as_json:
         _emit(result.to_json())
     else:
-        click.echo(result.summary())
+        _echo(result.summary())
         for c in result.checks:
-            click.echo(f"  {c.sentence()}")
+            _echo(f"  {c.sentence()}")
     if not result.valid:
         raise _ClickError("not a valid Human Wave", IllegalOrderError.exit_code)
 
@@ -290,11 +298,11 @@ def charge(position_path: str, unit: str, target: str, route: str | None) -> Non
     best = berserk.charge_route(position, u.hex, t.hex)
     if best is None:
         raise InputError(f"{position_path}: give [entry_cost] (MF to enter each hex) to find a route from {u.at} to {t.at}")
-    click.echo(f"shortest Charge route for {u.name} into {t.at}: "
+    _echo(f"shortest Charge route for {u.name} into {t.at}: "
                f"{' '.join(position.label(h) for h in best.hexes[1:])} ({berserk.mf_text(best.cost)})")
     if route:
         result = berserk.check_route(position, unit, target, route.split())
-        click.echo(result.sentence())
+        _echo(result.sentence())
         if not result.ok:
             raise _ClickError("not a shortest Charge route", IllegalOrderError.exit_code)
 

@@ -27,6 +27,14 @@ def register(main: click.Group) -> None:
         solo.add_command(calumpit)
 
 
+def _echo(text: str) -> None:
+    """Print what solo play says: events and the position, control
+    characters visible (:func:`pbem.render.literal.visible`)."""
+    from pbem.render.literal import visible
+
+    click.echo(visible(text, newlines=True))
+
+
 def _ask(prompt: str) -> str | None:
     try:
         return click.prompt(prompt, default="", show_default=False)
@@ -56,7 +64,7 @@ def calumpit(directory: str) -> None:
     """
     from pbem.games.calumpit import solo
 
-    solo.run(Path(directory), load_identity(), _ask, click.echo)
+    solo.run(Path(directory), load_identity(), _ask, _echo)
 
 
 def ask_orders(match: Any) -> dict[str, Any]:
@@ -65,7 +73,7 @@ def ask_orders(match: Any) -> dict[str, Any]:
     from pbem.errors import UsageError
     from pbem.games.calumpit import solo
 
-    orders = solo.ask_orders(match, _ask, click.echo)
+    orders = solo.ask_orders(match, _ask, _echo)
     if orders is None:
         raise UsageError("stopped: no message written")
     return {"order": orders}
