@@ -128,16 +128,17 @@ def test_the_author_of_a_sealed_note_is_told_only_you_see_this_in_brackets(start
 
 
 def test_a_key_comment_with_markup_and_escapes_is_shown_visibly_by_join(tmp_path):
-    name = "\x1b[31mAnn [/] [link=https://evil]x[/link]"
+    # control characters are refused in a key's comment (test_known_keys); markup is printable and stays
+    name = "Ann [/] [link=https://evil]x[/link] [red]"
     a = Player("ann", tmp_path / "home-ann", tmp_path / "ann")
     b = Player("bob", tmp_path / "home-bob", tmp_path / "bob")
-    Keystore(a.home)._store(Identity.from_seed(bytes(range(32)), name), None)  # a name pbem's key new refuses
+    Keystore(a.home)._store(Identity.from_seed(bytes(range(32)), name), None)
     assert b.run("key", "new", "--name", "bob", "--no-passphrase").exit_code == 0
     r = a.run("new", a.game, "--game", "dice", "--as", "first", "--opponent", b.pub())
     assert r.exit_code == 0, r.output
     r = at_terminal(b, "join", last_line(r.output), "--dir", b.game)
     assert r.exit_code == 0, r.output
-    assert r"(\x1b[31mAnn [/] [link=https://evil]x[/link])" in no_terminal_command(r.output)
+    assert "(Ann [/] [link=https://evil]x[/link] [red])" in no_terminal_command(r.output)
     assert "\x1b]8;" not in r.output
     r = at_terminal(b, "status", b.game)
     assert r.exit_code == 0, r.output
