@@ -64,3 +64,21 @@ def test_a_sparse_giant_named_like_a_message_file_is_refused_unread(game, tmp_pa
         handle.truncate(1 << 30)  # 1 GiB of nothing, on no disk
     r = pbem("log", str(game), home=tmp_path / "home")
     assert r.returncode == 1 and "0010-allied.pbem is 1,024.0 MiB; pbem reads at most 32 MiB" in r.stderr
+
+
+def test_a_lock_file_planted_as_a_link_is_not_followed(tmp_path):
+    """Issue 27 nit: ``.pbem.lock`` as a link to a file elsewhere made a
+    writing command create (or open) that file: the lock is taken only on a
+    file of the game directory itself."""
+    from pbem.errors import IntegrityError
+    from pbem.match.directory import GameDirectory
+
+    game = tmp_path / "g"
+    game.mkdir()
+    target = tmp_path / "elsewhere" / "victim"
+    target.parent.mkdir()
+    (game / ".pbem.lock").symlink_to(target)
+    with pytest.raises(IntegrityError, match=r"\.pbem\.lock: cannot take the game's lock .*not a link"):
+        with GameDirectory(game).lock():
+            pass
+    assert not target.exists()

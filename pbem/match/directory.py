@@ -151,7 +151,11 @@ class GameDirectory:
         import fcntl
 
         self.path.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+        try:  # never through a link: a planted .pbem.lock -> elsewhere would create or open a file there
+            fd = os.open(self.path / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        except OSError as err:
+            raise IntegrityError(f"{self.path / LOCK_NAME}: cannot take the game's lock ({err.strerror}); it must be "
+                                 f"a regular file of this directory, not a link") from err
         try:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
