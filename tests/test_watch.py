@@ -135,7 +135,7 @@ def test_19_an_answer_whose_sending_failed_is_sent_again_as_the_same_bytes_never
     server.stop()
     report = bob.watch().run(once=True)
     assert report.errors and not report.answered
-    assert watching.Journal.load(bob.game).pending == 3
+    assert watching.Journal.load(bob.game, watching.journal_key(bob.identity)).pending == 3
     kept = (bob.game / "outbox" / "0003-second.eml").read_bytes()
     server.start()
     report = bob.watch().run(once=True)
@@ -146,7 +146,7 @@ def test_19_an_answer_whose_sending_failed_is_sent_again_as_the_same_bytes_never
     assert sent["Message-ID"] == kept_mail["Message-ID"]
     attached = next(part.get_content() for part in sent.iter_attachments())
     assert attached.replace("\r\n", "\n") == (bob.game / "0003-second.pbem").read_text()  # SMTP ends lines CRLF
-    assert watching.Journal.load(bob.game) == watching.Journal(None, None, None)
+    assert watching.Journal.load(bob.game, watching.journal_key(bob.identity)) == watching.Journal(None, None, None)
     assert bob.watch().run(once=True).answered == []  # and never again
 
 
@@ -155,7 +155,7 @@ def test_19_killed_after_writing_before_mailing_the_message_is_mailed_not_writte
     session.play(ann.game, ann.identity, END)
     ann.send_last()
     session.receive(bob.game, [ann.game / "0002-first.pbem"], bob.identity)
-    watching.Journal(answering=3).save(bob.game)  # the watch was about to answer 0003 ...
+    watching.Journal(answering=3).save(bob.game, watching.journal_key(bob.identity))  # the watch was about to answer 0003 ...
     written = session.play(bob.game, bob.identity, {}).path  # ... wrote it, and was killed
     before = written.read_bytes()
     report = bob.watch().run(once=True)
@@ -168,7 +168,7 @@ def test_19_killed_before_writing_the_answer_is_written_once(mail):
     ann, bob, _, _ = mail
     session.play(ann.game, ann.identity, END)
     ann.send_last()
-    watching.Journal(answering=3).save(bob.game)  # killed before the message existed
+    watching.Journal(answering=3).save(bob.game, watching.journal_key(bob.identity))  # killed before the message existed
     report = bob.watch().run(once=True)
     assert [Path(p).name for p in report.answered] == ["0003-second.pbem"] and len(bob.files()) == 4
 
@@ -382,7 +382,7 @@ def test_19_without_an_smtp_host_watch_says_so_at_the_start_and_keeps_the_answer
     assert r.exit_code == 2, r.output
     assert "no SMTP host" in r.output.splitlines()[1] and "cannot be sent until it is set" in r.output
     assert "0003-second.pbem is written but not sent" in r.output and (bob.game / "outbox" / "0003-second.eml").is_file()
-    assert watching.Journal.load(bob.game).pending == 3
+    assert watching.Journal.load(bob.game, watching.journal_key(bob.identity)).pending == 3
 
 
 # --------------------------------------------------------------------------- issue 27 (M3): a busy game
@@ -468,7 +468,7 @@ def test_27_a_busy_game_is_told_once_and_looked_at_again_within_seconds(mail):
     assert report.busy == [str(bob.game)] and not report.imported and not report.errors
     assert slept == [watching.BUSY_RETRY] * 2
     assert sum("busy" in line for line in bob.lines) == 1, bob.lines
-    assert watching.Journal.load(bob.game).answering is None
+    assert watching.Journal.load(bob.game, watching.journal_key(bob.identity)).answering is None
     report = watch.run(once=True)  # free: imported, and the closing message answered
     assert [Path(p).name for p in report.imported] == ["0002-first.pbem"]
     assert [Path(p).name for p in report.answered] == ["0003-second.pbem"]
@@ -550,10 +550,50 @@ def test_27_watch_killed_with_sigkill_while_the_game_is_busy_and_after_loses_not
     assert not any("imported" in line for line in watch.output), watch.output  # imported by (3), once
     assert bob.files() == ["0000-first.pbem", "0001-second.pbem", "0002-first.pbem", "0003-second.pbem"]
     assert not spooled(bob) and not list((bob.home / "watch" / "refused").glob("*"))
-    journal = watching.Journal.load(bob.game)
+    journal = watching.Journal.load(bob.game, watching.journal_key(bob.identity))
     assert journal.answering is None and journal.pending is None
     report = ann.watch().run(once=True)
     assert [Path(p).name for p in report.imported] == ["0003-second.pbem"] and not report.refused
     for player in (ann, bob):
         audit = session.verify([player.game], audit=True)
         assert audit.ok and audit.replay.over
+
+
+def test_27_a_planted_journal_and_outbox_email_make_watch_send_nothing_of_theirs(mail):
+    """Issue 27 major 6: whoever can write bob's game directory plants
+    .pbem-watch.json ({"answering": 1}) and outbox/0001-second.eml (their
+    own email): watch sent that email verbatim from bob's account. The
+    journal carries an HMAC under bob's key; a planted one is ignored and
+    replaced, and an email is only ever rebuilt from a verified turn file."""
+    ann, bob, handler, _ = mail
+    (bob.game / watching.JOURNAL).write_text('{"answering": 1, "pending": null, "notified": null}')
+    (bob.game / "outbox").mkdir(exist_ok=True)
+    (bob.game / "outbox" / "0001-second.eml").write_text(
+        "To: victim@example.org\nFrom: bob@example.org\nSubject: PWNED\n\nsend money to the attacker\n")
+    before = len(handler.received)
+    bob.watch().run(once=True)
+    sent = [m.content for m in handler.received[before:]]
+    assert not any(b"PWNED" in m or b"attacker" in m for m in sent)
+    assert any(".pbem-watch.json is not one this watch wrote" in line for line in bob.lines), bob.lines
+    assert watching.Journal.load(bob.game, watching.journal_key(bob.identity)) == watching.Journal()
+
+
+def test_27_on_a_retry_the_outbox_email_is_rebuilt_not_trusted(mail):
+    """A genuine retry (the journal bob's watch wrote: 0003 pending) with the
+    kept email replaced by another: the email sent is the one rebuilt from
+    the verified 0003, and the log says the outbox file was replaced."""
+    ann, bob, handler, server = mail
+    session.play(ann.game, ann.identity, END)
+    ann.send_last()
+    server.stop()
+    bob.watch().run(once=True)  # written, not sent
+    kept = bob.game / "outbox" / "0003-second.eml"
+    kept.write_text("To: victim@example.org\nFrom: bob@example.org\nSubject: PWNED\n\nsend money\n")
+    server.start()
+    report = bob.watch().run(once=True)
+    assert [Path(p).name for p in report.answered] == ["0003-second.pbem"]
+    sent = email.message_from_bytes(handler.received[-1].content, policy=email.policy.default)
+    assert "PWNED" not in str(sent["Subject"])
+    attached = next(part.get_content() for part in sent.iter_attachments())
+    assert attached.replace("\r\n", "\n") == (bob.game / "0003-second.pbem").read_text()
+    assert any("0003-second.eml in the outbox is not the email of 0003-second.pbem" in line for line in bob.lines)

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
 import os
 import time
@@ -147,27 +148,55 @@ class Spool:
 
 @dataclass
 class Journal:
-    """What ``watch`` was doing in one game (``DIR/.pbem-watch.json``)."""
+    """What ``watch`` was doing in one game (``DIR/.pbem-watch.json``).
+
+    The game directory is not the watch's own: whoever can write it could
+    plant a journal that says "message 1 is being answered" and so drive an
+    email out (issue 27).  The journal carries an HMAC under a key only the
+    player's identity computes (:func:`journal_key`); one without a valid
+    HMAC is not this watch's, and is read as empty."""
 
     answering: int | None = None  # about to compose this message
     pending: int | None = None  # composed, its email in DIR/outbox, not yet sent
     notified: int | None = None  # the message the player was last told is theirs to write
+    forged: bool = False  # a journal was there whose HMAC this watch did not write
+
+    FIELDS = ("answering", "pending", "notified")
 
     @classmethod
-    def load(cls, directory: Path) -> "Journal":
+    def load(cls, directory: Path, key: bytes) -> "Journal":
         try:
             doc = json.loads((directory / JOURNAL).read_text("utf-8"))
+        except FileNotFoundError:
+            return cls()
         except (OSError, ValueError):
-            return cls()
+            return cls(forged=True)
         if not isinstance(doc, dict):
-            return cls()
-        return cls(*(doc.get(k) if isinstance(doc.get(k), int) else None for k in ("answering", "pending", "notified")))
+            return cls(forged=True)
+        values = [doc.get(k) if isinstance(doc.get(k), int) and not isinstance(doc.get(k), bool) else None
+                  for k in cls.FIELDS]
+        if not isinstance(doc.get("mac"), str) or not hmac.compare_digest(doc["mac"], _mac(key, values)):
+            return cls(forged=True)
+        return cls(*values)
 
-    def save(self, directory: Path) -> None:
+    def save(self, directory: Path, key: bytes) -> None:
         from pbem.util.atomicfile import replace
 
-        text = json.dumps({"answering": self.answering, "pending": self.pending, "notified": self.notified})
-        replace(directory / JOURNAL, text.encode("utf-8"))
+        values = [self.answering, self.pending, self.notified]
+        doc = {**dict(zip(self.FIELDS, values)), "mac": _mac(key, values)}
+        replace(directory / JOURNAL, json.dumps(doc).encode("utf-8"))
+
+
+def journal_key(identity: Any) -> bytes:
+    """The key of the journals' HMAC: derived from the player's identity, so
+    only their watch can write a journal it will act on."""
+    from pbem.protocol.keys import derive_secret
+
+    return derive_secret(identity, b"pbem-watch-journal-v1")
+
+
+def _mac(key: bytes, values: list[int | None]) -> str:
+    return hmac.new(key, json.dumps(values).encode("ascii"), hashlib.sha256).hexdigest()
 
 
 @contextlib.contextmanager
@@ -216,6 +245,28 @@ class PassReport:
     busy: list[str] = field(default_factory=list)  # game directories another pbem process held: tried again
 
 
+def _same_email(kept: Path, outgoing: Any) -> bool:
+    """Whether the ``.eml`` kept in the outbox is the email of ``outgoing``
+    (rebuilt from the verified turn file): the same recipients, sender,
+    subject and attachment.  Anything else in the outbox is not sent."""
+    import email
+    import email.policy
+
+    try:
+        before = email.message_from_bytes(kept.read_bytes()[: 64 * 1024 * 1024], policy=email.policy.default)
+    except Exception:  # noqa: BLE001 - what cannot be read is not the email pbem wrote
+        return False
+
+    def facts(msg: Any) -> tuple:
+        parts = [(p.get_payload(decode=True) or b"").replace(b"\r\n", b"\n") for p in msg.walk() if p.get_filename()]
+        return (str(msg["To"]), str(msg["From"]), str(msg["Subject"]), parts, str(msg.get_body(("plain",))))
+
+    try:
+        return facts(before) == facts(outgoing.email)
+    except Exception:  # noqa: BLE001
+        return False
+
+
 class Watch:
     """Watch ``source`` for the games in ``directories`` (played with ``identity``)."""
 
@@ -227,6 +278,7 @@ class Watch:
         self._log, self.notify = log, notify
         self.connected = False
         self._told_busy: set[Path] = set()  # busy games the player was told of, until they are not
+        self.journal_key = journal_key(identity)
 
     def log(self, text: str) -> None:
         self._log(f"{now()} {text}")
@@ -386,7 +438,12 @@ class Watch:
         from pbem.mail.outbox import GameMail
         from pbem.match import session
 
-        journal = Journal.load(directory)
+        journal = Journal.load(directory, self.journal_key)
+        if journal.forged:
+            self.log(f"{directory}: {JOURNAL} is not one this watch wrote (no valid HMAC under your key): "
+                     f"ignored, and replaced by an empty one; nothing is sent on its word")
+            journal = Journal()
+            journal.save(directory, self.journal_key)
         match = session.load(directory, self.identity)
         transcript, me = match.transcript, match.player.side
         sent = GameMail.load(directory).sent
@@ -396,7 +453,7 @@ class Watch:
                 return
         if journal.answering is not None or journal.pending is not None:
             journal.answering = journal.pending = None
-            journal.save(directory)
+            journal.save(directory, self.journal_key)
         seq = len(transcript)
         if len(transcript.secrets) == len(transcript.sides) or transcript.side_of(seq) != me:
             return  # the game is closed, or the opponent's move
@@ -408,15 +465,15 @@ class Watch:
                 self.log(f"{directory}: message {seq:04d} is yours to write: {what} (pbem orders {directory})")
                 self._tell(f"pbem: your move in {directory}: {what}")
                 journal.notified = seq
-                journal.save(directory)
+                journal.save(directory, self.journal_key)
             return
         journal.answering = seq
-        journal.save(directory)  # before the message exists: after a crash, the journal says whose it was
+        journal.save(directory, self.journal_key)  # before the message exists: after a crash, the journal says whose it was
         try:
             played = session.play(directory, self.identity, {})
         except BusyError:  # nothing written: message seq may be the player's own, by hand, now
             journal.answering = None
-            journal.save(directory)
+            journal.save(directory, self.journal_key)
             raise
         said = "; ".join(e.sentence() for e in played.events) or "keys the dice"
         self.log(f"{directory}: wrote {played.path.name} (no decision of yours: {said})")
@@ -433,12 +490,20 @@ class Watch:
         outgoing = outbox.build_email(directory, fingerprint=self.identity.public.fingerprint, seq=seq,
                                       default_sender=self.sending.settings.sender or None)
         kept = directory / outbox.OUTBOX / (outgoing.message_file.stem + ".eml")
-        if again and kept.is_file():  # the email composed before the crash, byte for byte
-            outgoing.email = email.message_from_bytes(kept.read_bytes(), policy=email.policy.default)
+        if again and kept.is_file() and _same_email(kept, outgoing):
+            # the email composed before the crash: its Message-ID and Date, so the opponent sees one email;
+            # its content is the one rebuilt from the verified turn file, never the file's word for it
+            before = email.message_from_bytes(kept.read_bytes(), policy=email.policy.default)
+            for header in ("Message-ID", "Date"):
+                del outgoing.email[header]
+                outgoing.email[header] = before[header]
         else:
+            if again and kept.is_file():
+                self.log(f"{directory}: {kept.name} in the outbox is not the email of {outgoing.message_file.name}: "
+                         f"replaced by the one rebuilt from the verified turn file")
             outbox.write_eml(outgoing, kept)
         journal.answering, journal.pending = None, seq
-        journal.save(directory)
+        journal.save(directory, self.journal_key)
         try:
             line = self.sending.send(outgoing)
         except outbox.MailError as err:
@@ -447,7 +512,7 @@ class Watch:
                      f"watch tries again)")
             return
         journal.pending = None
-        journal.save(directory)
+        journal.save(directory, self.journal_key)
         report.answered.append(str(outgoing.message_file))
         self.log(f"{directory}: {line}{' (again, after an interruption)' if again else ''}")
 
