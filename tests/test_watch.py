@@ -422,7 +422,7 @@ def spooled(player: Player) -> list[Path]:
 def test_27_a_turn_file_that_arrives_while_a_play_holds_the_game_is_kept_and_imported_once_after(mail):
     """Old: the import failed, the spooled email was deleted and stayed seen,
     `--once` exited 0: the turn file was lost.  Now it stays in the spool,
-    `--once` exits 3 with one line saying so, and the next run imports it."""
+    `--once` exits 75 (EX_TEMPFAIL) with one line saying so, and the next run imports it."""
     from click.testing import CliRunner
 
     from pbem.cli import main
@@ -436,7 +436,7 @@ def test_27_a_turn_file_that_arrives_while_a_play_holds_the_game_is_kept_and_imp
         r = CliRunner().invoke(main, argv, env={"PBEM_HOME": str(bob.home)})
     finally:
         holder.release()
-    assert r.exit_code == 3, r.output
+    assert r.exit_code == 75, r.output
     assert r.output.count("busy: another pbem command (play, receive) has the game; its mail stays in the spool "
                           "and is imported on the next pass") == 1, r.output
     assert bob.files() == ["0000-first.pbem", "0001-second.pbem"]

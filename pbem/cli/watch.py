@@ -53,7 +53,7 @@ def notifier(command: str | None):
 @click.option("--since", type=click.DateTime(formats=["%Y-%m-%d"]), metavar="YYYY-MM-DD",
               help="Read mail that arrived from this day on (default: the last 30 days).")
 @click.option("--once", is_flag=True, help="One pass, then exit (for cron): status 1 if a turn file was refused, 2 on mail "
-                                          "errors, 3 if a game was busy (its mail waits in the spool for the next run).")
+                                          "errors, 75 if a game was busy (its mail waits in the spool for the next run).")
 @click.option("--interval", type=click.FloatRange(min=1), default=60.0, show_default=True,
               help="Seconds between looks at the mailbox (IMAP IDLE answers at once where the server has it).")
 @click.option("--notify", "notify_command", metavar="COMMAND",
@@ -139,7 +139,7 @@ def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, ima
         if report.errors:
             sys.exit(2)
         if report.busy:
-            sys.exit(3)
+            sys.exit(75)  # EX_TEMPFAIL (sysexits.h): nothing lost, run again; 3 is pbem's own bug
 
 
 __all__ = ["watch"]
