@@ -422,3 +422,15 @@ def test_a_second_version_of_a_kept_message_is_named_a_fork_not_a_replay(pending
     with pytest.raises(IntegrityError, match="message 0003 arrives where message 0004 is expected, and it is not "
                                              "the 0003 already here: a fork of the game at 0003"):
         transcript.add(other)
+
+
+def test_a_future_message_from_a_stranger_is_refused_not_kept_waiting(pending, tmp_path, eve):
+    """Issue 27 m2: a turn file numbered past the next one (it would wait for
+    the messages before it) was kept unchecked, from anyone -- in watch's
+    spool for ever.  One signed by a key that is not its side's is refused
+    at once; the genuine future message still waits."""
+    a, _, msg = pending
+    future = forge(eve, msg, tmp_path / "future.pbem", seq=5)  # ann holds 0000-0002; 0005 would wait
+    r = a.run("import", a.game, future)
+    assert r.exit_code == 1, r.output
+    assert "message 0005, which waits for message 0003 before it, is not signed by second's key" in r.output

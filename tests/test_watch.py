@@ -597,3 +597,26 @@ def test_27_on_a_retry_the_outbox_email_is_rebuilt_not_trusted(mail):
     attached = next(part.get_content() for part in sent.iter_attachments())
     assert attached.replace("\r\n", "\n") == (bob.game / "0003-second.pbem").read_text()
     assert any("0003-second.eml in the outbox is not the email of 0003-second.pbem" in line for line in bob.lines)
+
+
+def test_27_three_hundred_damaged_blocks_in_one_email_are_told_once(mail):
+    """Issue 27 m3: every damaged block was a log line and a --notify run (300
+    broken attachments: 300 notifications). One email is told once, saying
+    how many blocks were damaged."""
+    import mailbox
+
+    ann, bob, _, _ = mail
+    session.play(ann.game, ann.identity, ROLL)
+    good = (ann.game / "0002-first.pbem").read_text()
+    block = good[good.index("-----BEGIN"):]
+    damaged = block[: len(block) // 2] + "\n"  # a block cut in two: unreadable
+    msg = email.message.EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "mallory@pbem.test", "bob@pbem.test", "many"
+    msg.set_content(damaged * 300)
+    box = mailbox.Maildir(str(bob.box))
+    box.add(msg)
+    box.close()
+    bob.watch().run(once=True)
+    damaged_lines = [line for line in bob.lines if "a damaged turn file" in line]
+    assert len(damaged_lines) == 1 and len(bob.told) == 1, (damaged_lines, bob.told)
+    assert "(and 299 more damaged blocks in the same email)" in damaged_lines[0]

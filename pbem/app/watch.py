@@ -360,10 +360,13 @@ class Watch:
                     self._tell(f"pbem: an email that cannot be read arrived and was set aside: {why}")
                     continue
                 found = scan.found
-                for origin, why in scan.unreadable:  # a damaged block: nobody's move, everybody's concern
-                    report.refused.append(f"{origin}: {why}")
-                    self.log(f"mail {path.name}: a damaged turn file: {why}")
-                    self._tell(f"pbem: a damaged turn file arrived and was refused: {why}")
+                if scan.unreadable:  # damaged blocks: nobody's move, everybody's concern -- told once a mail
+                    origin, why = scan.unreadable[0]
+                    more = len(scan.unreadable) - 1
+                    also = f" (and {more} more damaged block{'s' if more > 1 else ''} in the same email)" if more else ""
+                    report.refused.append(f"{origin}: {why}{also}")
+                    self.log(f"mail {path.name}: a damaged turn file: {why}{also}")
+                    self._tell(f"pbem: a damaged turn file arrived and was refused: {why}{also}")
                 if scan.unreadable and not found:
                     self.log(f"mail {path.name}: kept as evidence: {self.spool.keep_refused(path)}")
                     continue

@@ -48,6 +48,28 @@ class ImportReport:
         }
 
 
+def _check_waiting_signatures(transcript: Any, waiting: list[Found]) -> None:
+    """Turn files that wait for a message before them are kept (in watch's
+    spool: until it arrives) only when the player of their side signed
+    them: a stranger's -- or a forger's -- is refused now, not kept for ever
+    unchecked (issue 27 m2)."""
+    from pbem.errors import AuthenticityError, VerificationError
+    from pbem.protocol import sshsig
+
+    for item in waiting:
+        msg = item.message
+        key = transcript.keys.get(msg.side) if isinstance(msg.side, str) else None
+        if key is None:
+            raise AuthenticityError(f"{item.label}: message {msg.seq:04d} names the side {msg.side!r}, not a side of "
+                                    f"this game ({', '.join(transcript.keys)})")
+        try:
+            sshsig.verify(msg.signature, msg.body_bytes, "pbem-turn-v1", expected=key)
+        except VerificationError as err:
+            raise AuthenticityError(f"{item.label}: message {msg.seq:04d}, which waits for message "
+                                    f"{len(transcript):04d} before it, is not signed by {msg.side}'s key "
+                                    f"{key.fingerprint}: {err}") from err
+
+
 def import_sources(
     directory: str | Path,
     sources: Iterable[str | Path],
@@ -108,6 +130,7 @@ def import_sources(
             length = len(match.transcript)
             if item.message.seq > length:
                 report.waiting = todo[done:]
+                _check_waiting_signatures(match.transcript, report.waiting)
                 break
             if progress:
                 progress(done, len(todo), item.label)
