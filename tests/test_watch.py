@@ -39,7 +39,10 @@ class Player:
         self.told: list[str] = []
 
     def watch(self, **kwargs) -> watching.Watch:
+        """Its watch with --close (the tests answer the dice game's closing
+        reply as the message that decides nothing) unless ``close=False``."""
         settings = outbox.load_settings(self.home)
+        kwargs.setdefault("close", True)
         return watching.Watch(self.home, self.identity, [self.game], MaildirSource(self.box), watching.Sending(settings),
                               log=self.lines.append, notify=self.told.append, **kwargs)
 
@@ -278,11 +281,11 @@ def test_19_the_command_watches_once_for_cron(mail):
     ann, bob, _, _ = mail
     session.play(ann.game, ann.identity, END)
     ann.send_last()
-    r = CliRunner().invoke(main, ["watch", "--maildir", str(bob.box), "--dir", str(bob.game), "--once"],
+    r = CliRunner().invoke(main, ["watch", "--maildir", str(bob.box), "--dir", str(bob.game), "--once", "--close", "--close"],
                            env={"PBEM_HOME": str(bob.home)})
     assert r.exit_code == 0, r.output
     assert "imported 0002-first.pbem" in r.output and "sent 0003-second.pbem to ann@pbem.test" in r.output
-    r = CliRunner().invoke(main, ["watch", "--once"], env={"PBEM_HOME": str(bob.home)})
+    r = CliRunner().invoke(main, ["watch", "--once", "--close"], env={"PBEM_HOME": str(bob.home)})
     assert r.exit_code == 2 and "give --maildir DIR or --imap HOST" in r.output
 
 
@@ -364,7 +367,7 @@ def test_19_notify_runs_the_players_command_with_the_text(mail, tmp_path):
     ann.send_last()
     told = tmp_path / "told.txt"
     command = f"{sys.executable} -c \"import sys; open({str(told)!r}, 'a').write(sys.argv[1])\""
-    r = CliRunner().invoke(main, ["watch", "--maildir", str(bob.box), "--dir", str(bob.game), "--once",
+    r = CliRunner().invoke(main, ["watch", "--maildir", str(bob.box), "--dir", str(bob.game), "--once", "--close",
                                   "--notify", command], env={"PBEM_HOME": str(bob.home)})
     assert r.exit_code == 0, r.output
     assert told.read_text().startswith(f"pbem: your move in {bob.game}: your rolls, notes and reveals")
@@ -379,7 +382,7 @@ def test_19_without_an_smtp_host_watch_says_so_at_the_start_and_keeps_the_answer
     session.play(ann.game, ann.identity, END)
     ann.send_last()
     (bob.home / "mail.toml").write_text('[smtp]\nfrom = "bob@pbem.test"\n')
-    r = CliRunner().invoke(main, ["watch", "--maildir", str(bob.box), "--dir", str(bob.game), "--once"],
+    r = CliRunner().invoke(main, ["watch", "--maildir", str(bob.box), "--dir", str(bob.game), "--once", "--close", "--close"],
                            env={"PBEM_HOME": str(bob.home)})
     assert r.exit_code == 2, r.output
     assert "no SMTP host" in r.output.splitlines()[1] and "cannot be sent until it is set" in r.output
@@ -432,7 +435,7 @@ def test_27_a_turn_file_that_arrives_while_a_play_holds_the_game_is_kept_and_imp
     ann, bob, _, _ = mail
     session.play(ann.game, ann.identity, ROLL)
     ann.send_last()
-    argv = ["watch", "--maildir", str(bob.box), "--dir", str(bob.game), "--once"]
+    argv = ["watch", "--maildir", str(bob.box), "--dir", str(bob.game), "--once", "--close", "--close"]
     holder = Holder(bob.game)
     try:
         r = CliRunner().invoke(main, argv, env={"PBEM_HOME": str(bob.home)})
@@ -488,7 +491,7 @@ class Running:
         import sys
         import threading
 
-        argv = [sys.executable, "-c", "from pbem.cli import main; main()", "watch", "--maildir", str(player.box),
+        argv = [sys.executable, "-c", "from pbem.cli import main; main()", "watch", "--close", "--maildir", str(player.box),
                 "--dir", str(player.game), "--interval", "1"]
         env = {**os.environ, "PBEM_HOME": str(player.home), "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -622,3 +625,19 @@ def test_27_three_hundred_damaged_blocks_in_one_email_are_told_once(mail):
     damaged_lines = [line for line in bob.lines if "a damaged turn file" in line]
     assert len(damaged_lines) == 1 and len(bob.told) == 1, (damaged_lines, bob.told)
     assert "(and 299 more damaged blocks in the same email)" in damaged_lines[0]
+
+
+def test_27_without_close_the_closing_message_is_the_players(mail):
+    """Issue 27 nit: watch sent the dice game's closing reply within seconds,
+    publishing the player's per-game secret -- docs/protocol.md 11 leaves the
+    choice never to send it to them. Without --close it is the player's
+    decision, told once; with --close watch sends it."""
+    ann, bob, _, _ = mail
+    session.play(ann.game, ann.identity, END)
+    ann.send_last()
+    report = bob.watch(close=False).run(once=True)
+    assert report.imported and not report.answered
+    assert len(bob.told) == 1 and "the closing message" in bob.told[0] and "--close" in bob.told[0]
+    assert bob.files()[-1] == "0002-first.pbem"
+    report = bob.watch(close=True).run(once=True)
+    assert [Path(p).name for p in report.answered] == ["0003-second.pbem"]

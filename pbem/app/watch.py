@@ -74,16 +74,25 @@ class Source(Protocol):
     def close(self) -> None: ...
 
 
-def decisions_of(match: Any) -> tuple[str, ...]:
+#: what a closing message decides when the player has not let watch send it
+CLOSING = ("the closing message: it publishes your per-game secret and so your hidden facts (docs/protocol.md "
+           "7.6); whether and when to send it is yours (pbem watch --close sends it for you)",)
+
+
+def decisions_of(match: Any, *, close: bool = True) -> tuple[str, ...]:
     """What the next message of ``match``'s player decides (empty: watch
     writes it): :func:`pbem.engine.contract.decisions_for` of the position
-    the player sees, a closing message -- once a secret is published, the
-    game over or ending (docs/protocol.md 7.6) -- deciding nothing."""
+    the player sees.  A closing message -- once a secret is published, the
+    game over or ending (docs/protocol.md 7.6) -- decides nothing of the
+    rules', but it publishes the player's secret, which docs/protocol.md 11
+    leaves them the choice never to do: it is theirs (:data:`CLOSING`)
+    unless ``close`` (``pbem watch --close``)."""
     from pbem.engine import contract
 
     state = match.replay.state
     closing = bool(match.transcript.secrets) or match.replay.over or contract.is_ending(match.game, state)
-    return contract.decisions_for(match.game, state, match.player.side, closing=closing)
+    found = contract.decisions_for(match.game, state, match.player.side, closing=closing)
+    return found if found or not closing or close else CLOSING
 
 
 def now() -> str:
@@ -271,7 +280,8 @@ class Watch:
     """Watch ``source`` for the games in ``directories`` (played with ``identity``)."""
 
     def __init__(self, home: Path, identity: Any, directories: list[Path], source: Source, sending: Sending, *,
-                 log: Callable[[str], None] = print, notify: Callable[[str], None] | None = None):
+                 log: Callable[[str], None] = print, notify: Callable[[str], None] | None = None,
+                 close: bool = False):
         self.home, self.identity, self.source, self.sending = Path(home), identity, source, sending
         self.directories = [Path(d) for d in directories]
         self.spool = Spool(self.home, source.name)
@@ -279,6 +289,7 @@ class Watch:
         self.connected = False
         self._told_busy: set[Path] = set()  # busy games the player was told of, until they are not
         self.journal_key = journal_key(identity)
+        self.close = close  # --close: send the closing message too (docs/protocol.md 7.6, 11)
 
     def log(self, text: str) -> None:
         self._log(f"{now()} {text}")
@@ -460,7 +471,7 @@ class Watch:
         seq = len(transcript)
         if len(transcript.secrets) == len(transcript.sides) or transcript.side_of(seq) != me:
             return  # the game is closed, or the opponent's move
-        owed = decisions_of(match)
+        owed = decisions_of(match, close=self.close)
         if owed:
             what = "; ".join(owed)
             report.awaiting.append(f"{directory}: {what}")

@@ -54,6 +54,9 @@ def notifier(command: str | None):
               help="Read mail that arrived from this day on (default: the last 30 days).")
 @click.option("--once", is_flag=True, help="One pass, then exit (for cron): status 1 if a turn file was refused, 2 on mail "
                                           "errors, 75 if a game was busy (its mail waits in the spool for the next run).")
+@click.option("--close", is_flag=True,
+              help="Also send your closing message (it publishes your per-game secret, docs/protocol.md 7.6); "
+                   "without it, that message is left to you.")
 @click.option("--interval", type=click.FloatRange(min=1), default=60.0, show_default=True,
               help="Seconds between looks at the mailbox (IMAP IDLE answers at once where the server has it).")
 @click.option("--notify", "notify_command", metavar="COMMAND",
@@ -62,7 +65,7 @@ def notifier(command: str | None):
 @handles_errors
 def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, imap_user: str | None,
           imap_folder: str | None, imap_security: str | None, imap_cafile: str | None, directories: tuple[str, ...],
-          since: Any, once: bool, interval: float, notify_command: str | None) -> None:
+          since: Any, once: bool, close: bool, interval: float, notify_command: str | None) -> None:
     """Watch a mailbox for your games' turn files: import each as it
     arrives (every check of pbem receive), and when the message owed by
     you needs no decision -- only the reveals the rules demand, the chain
@@ -123,7 +126,8 @@ def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, ima
     settings = outbox.load_settings(home)
     password = secret(outbox.PASSWORD_ENV, f"SMTP password for {settings.user}") if settings.user else None
     session = watching.Watch(home, identity, games, source, watching.Sending(settings, password),
-                             log=lambda line: click.echo(visible(line, newlines=True)), notify=notifier(notify_command))
+                             log=lambda line: click.echo(visible(line, newlines=True)), notify=notifier(notify_command),
+                             close=close)
     click.echo(f"{watching.now()} watching {source.name} for {len(games)} game(s); Ctrl-C stops")
     if not settings.host:
         click.echo(f"{watching.now()} no SMTP host (host in the [smtp] table of {home / outbox.HOME_MAIL}): answers "
