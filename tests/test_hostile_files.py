@@ -82,3 +82,18 @@ def test_a_lock_file_planted_as_a_link_is_not_followed(tmp_path):
         with GameDirectory(game).lock():
             pass
     assert not target.exists()
+
+
+def test_an_outbox_planted_as_a_link_is_not_written_through(players, tmp_path):
+    """Issue 27 nit: DIR/outbox as a link to a directory elsewhere made
+    `pbem mail` write the email there; it is refused, naming the link."""
+    a, b = players
+    r = a.run("new", a.game, "--game", "dice", "--as", "first", "--opponent", b.pub())
+    assert r.exit_code == 0, r.output
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (a.game / "outbox").symlink_to(elsewhere)
+    r = a.run("mail", a.game, "--to", "bob@example.org", "--from", "ann@example.org")
+    assert r.exit_code == 1, r.output
+    assert "outbox is a link; pbem writes the game's emails only into a directory of the game itself" in r.output
+    assert not list(elsewhere.iterdir())

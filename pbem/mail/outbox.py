@@ -400,7 +400,13 @@ def attach_message_file(msg: EmailMessage, path: Path) -> None:
 
 def write_eml(outgoing: Outgoing, path: str | Path | None = None) -> Path:
     """Write the email as an ``.eml`` file (default ``DIR/outbox/NNNN-SIDE.eml``)."""
-    target = Path(path) if path else outgoing.message_file.parent / OUTBOX / (outgoing.message_file.stem + ".eml")
+    box = outgoing.message_file.parent / OUTBOX
+    target = Path(path) if path else box / (outgoing.message_file.stem + ".eml")
+    if target.parent == box and box.is_symlink():  # a planted DIR/outbox -> elsewhere would write there
+        from pbem.errors import IntegrityError
+
+        raise IntegrityError(f"{box} is a link; pbem writes the game's emails only into a directory of the game "
+                             f"itself (remove the link, or give --out PATH)")
     _write_atomic(target, outgoing.email.as_bytes(policy=SMTP_POLICY))
     if outgoing.to:
         remember_address(outgoing.message_file.parent, outgoing.to, outgoing.sender)
