@@ -641,3 +641,22 @@ def test_27_without_close_the_closing_message_is_the_players(mail):
     assert bob.files()[-1] == "0002-first.pbem"
     report = bob.watch(close=True).run(once=True)
     assert [Path(p).name for p in report.answered] == ["0003-second.pbem"]
+
+
+def test_27_a_54_mib_mail_is_skipped_by_its_size_and_the_turn_file_after_it_comes_in(mail):
+    """Issue 27 m1: watch reads new mail one message at a time, and one over
+    the limit by its size before reading a byte of it."""
+    ann, bob, _, _ = mail
+    giant = bob.box / "new" / "1700000000.M1P1Q1.giant"
+    with giant.open("wb") as handle:  # sparse: reading it would cost 54 MiB, skipping it nothing
+        handle.truncate(54 * 2**20)
+    session.play(ann.game, ann.identity, ROLL)
+    ann.send_last()
+    bob.watch().run_pass()
+    assert any(line.endswith("message 1700000000.M1P1Q1.giant is not read: the email is 54.0 MiB; pbem reads at "
+                             "most 32 MiB a file or email for turn files (docs/protocol.md 12); skipped")
+               for line in bob.lines), bob.lines
+    assert "0002-first.pbem" in bob.files()
+    before = list(bob.lines)
+    bob.watch().run_pass()  # marked: never looked at again
+    assert not any("giant" in line for line in bob.lines[len(before):])

@@ -67,7 +67,9 @@ class Source(Protocol):
 
     def connect(self) -> None: ...
 
-    def fetch_new(self, seen: set[str]) -> list[tuple[str, bytes]]: ...
+    def fetch_new(self, seen: set[str]) -> Iterator[tuple[str, bytes | str]]:
+        """New mail, one message at a time: ``(ident, raw bytes)``, or
+        ``(ident, why)`` for one not read (over the size limit)."""
 
     def wait(self, seconds: float) -> bool: ...
 
@@ -324,9 +326,9 @@ class Watch:
             if not self.connected:
                 self.source.connect()
                 self.connected = True
-            for ident, data in self.source.fetch_new(self.spool.seen()):
-                if not data:
-                    self.log(f"{self.source.name}: message {ident} is over the 32 MiB pbem reads; skipped")
+            for ident, data in self.source.fetch_new(self.spool.seen()):  # kept one at a time, as read
+                if isinstance(data, str):
+                    self.log(f"{self.source.name}: message {ident} is not read: {data}; skipped")
                     self.spool.mark_seen(ident)
                     continue
                 self.spool.put(ident, data)

@@ -23,7 +23,9 @@ from __future__ import annotations
 import base64
 import datetime
 import imaplib
+import io
 import ipaddress
+import math
 import re
 import select
 import socket
@@ -33,10 +35,19 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from pbem.mail.outbox import LOOPBACK, MailError
+from pbem.protocol import limits
+from pbem.protocol.limits import input_too_large
 
 PASSWORD_ENV = "PBEM_IMAP_PASSWORD"
 DEFAULT_PORTS = {"ssl": 993, "starttls": 143, "none": 143}
 IDLE_RENEW = 29 * 60  # RFC 2177 3: re-issue IDLE at least every 29 minutes (servers drop idlers after 30)
+
+# What a server may send, and how slowly (issue 27: a hostile server must not exhaust memory or stall watch).
+CHATTER_BYTES = 16 * 2**20  # the most one command but a message fetch may read (a SEARCH of 1e6 UIDs is ~7 MiB)
+SLOWEST_RATE = 32 * 2**10  # bytes a second a message fetch may average: a 32 MiB message in ~17 minutes
+STEP_TIMEOUTS = 4  # one command but a message fetch has this many socket timeouts to answer in all
+NUMBER_MAX = 2**32 - 1  # RFC 3501 9: number and nz-number are unsigned 32-bit integers
+_NUMBER = re.compile(rb"[0-9]{1,10}")
 
 _UNTRUSTED_HINT = (
     "if this server has its own (self-signed) certificate, trust it by giving its CA certificate "
@@ -46,7 +57,7 @@ _NEWS = re.compile(rb"^\* (\d+) (EXISTS|RECENT)\b", re.IGNORECASE)
 _BYE = re.compile(rb"^\* BYE\b ?(.*)", re.IGNORECASE)
 _LITERAL = re.compile(rb"\{(\d+)\+?\}\r?\n?$")
 _UID = re.compile(rb"\bUID (\d+)", re.IGNORECASE)
-_SIZE = re.compile(rb"\bRFC822\.SIZE (\d+)", re.IGNORECASE)
+_SIZE = re.compile(rb"\bRFC822\.SIZE ([^\s)]+)", re.IGNORECASE)  # whatever it is: _number() tells
 _LIST = re.compile(rb'^\((?P<flags>[^)]*)\) (?:"(?:[^"\\]|\\.)*"|NIL) (?P<name>.+)$', re.IGNORECASE)
 
 
@@ -96,9 +107,7 @@ def _text(err: BaseException) -> str:
     if isinstance(err, OSError) and not isinstance(err, ssl.SSLError):
         return err.strerror or str(err) or type(err).__name__
     arg = err.args[0] if err.args else ""
-    if isinstance(arg, bytes):
-        arg = arg.decode("utf-8", errors="replace")
-    return str(arg).strip() or type(err).__name__
+    return _said(arg if isinstance(arg, bytes) else str(arg), 200) or type(err).__name__
 
 
 def _decoded(data: object) -> str:
@@ -107,6 +116,24 @@ def _decoded(data: object) -> str:
     if isinstance(data, bytes):
         return data.decode("utf-8", errors="replace").strip()
     return "" if data is None else str(data)
+
+
+def _number(text: bytes | str) -> int | None:
+    """An IMAP number (RFC 3501 9: ASCII digits, unsigned 32-bit), or None:
+    ``"²"`` or 5,000 digits are not one (``int()`` would take the first and
+    refuse the second with a ValueError)."""
+    raw = text.encode("ascii", errors="replace") if isinstance(text, str) else text
+    if not _NUMBER.fullmatch(raw):
+        return None
+    value = int(raw)
+    return value if value <= NUMBER_MAX else None
+
+
+def _said(data: object, width: int = 120) -> str:
+    """What the server said, for a message: decoded, and cut to ``width``
+    characters (a server may send a line of a megabyte)."""
+    text = _decoded(data)
+    return text if len(text) <= width else f"{text[:width]}... ({len(text):,} characters)"
 
 
 def _uid_set(uids: list[int]) -> str:
@@ -119,6 +146,104 @@ def _uid_set(uids: list[int]) -> str:
             start = uid
         prev = uid
     return ",".join(parts)
+
+
+class _Refused(Exception):
+    """The server broke a bound pbem keeps on what it reads (internal)."""
+
+
+class _Oversized(_Refused):
+    """The server sent a literal over the input limit (internal)."""
+
+
+class _PacedReader(io.RawIOBase):
+    """The socket as imaplib reads it, with the bounds of one command: a
+    deadline for the whole answer (a socket timeout alone lets a server
+    send one byte every 20 seconds forever) and an allowance of bytes (a
+    server may send untagged responses without end)."""
+
+    def __init__(self, sock: socket.socket, guard: "_Guard"):
+        super().__init__()
+        self._sock, self._guard = sock, guard
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: "memoryview | bytearray") -> int | None:  # type: ignore[override]
+        sock, guard = self._sock, self._guard
+        timeout = sock.gettimeout()
+        if timeout == 0.0:  # a look without waiting (IDLE): as socket.SocketIO does
+            try:
+                count = sock.recv_into(buffer)
+            except BlockingIOError:
+                return None
+        else:
+            remaining = guard.deadline - time.monotonic()
+            if remaining <= 0:
+                raise _Refused(f"answered too slowly: no whole answer in {guard.seconds:,.0f} s")
+            sock.settimeout(remaining if timeout is None else min(timeout, remaining))
+            try:
+                count = sock.recv_into(buffer)
+            except socket.timeout:
+                if time.monotonic() >= guard.deadline:
+                    raise _Refused(f"answered too slowly: no whole answer in {guard.seconds:,.0f} s") from None
+                raise
+            finally:
+                sock.settimeout(timeout)
+        guard.allowance -= count
+        if guard.allowance < 0:
+            raise _Refused(f"sent more than the {guard.granted / 2**20:,.0f} MiB pbem reads for one answer")
+        return count
+
+
+class _Guard:
+    """imaplib, bounded (mixed into :class:`imaplib.IMAP4` and
+    :class:`imaplib.IMAP4_SSL` through the hooks imaplib documents for
+    overriding: ``open``, ``read``): every byte is read through a
+    :class:`_PacedReader`, and a literal (``{n}``) over the input limit is
+    refused before it is read -- imaplib would allocate ``n`` bytes for it,
+    ``{999999999999}`` a MemoryError."""
+
+    deadline: float = math.inf
+    seconds: float = math.inf
+    allowance: float = math.inf
+    granted: float = math.inf
+    sock: socket.socket
+    file: "io.BufferedReader"
+
+    def __init__(self, *args: object, seconds: float, allowance: int, **kwargs: object):
+        self.arm(seconds, allowance)  # the greeting and the capabilities come in __init__
+        super().__init__(*args, **kwargs)  # type: ignore[call-arg]
+
+    def arm(self, seconds: float, allowance: float) -> None:
+        """The bounds of the next command's answer."""
+        self.seconds, self.deadline = seconds, time.monotonic() + seconds
+        self.granted = self.allowance = allowance
+
+    def open(self, host: str = "", port: int = 0, timeout: float | None = None) -> None:
+        super().open(host, port, timeout)  # type: ignore[misc]
+        self._pace()
+
+    def starttls(self, ssl_context: ssl.SSLContext | None = None) -> tuple[str, list]:
+        answer = super().starttls(ssl_context)  # type: ignore[misc]
+        self._pace()  # imaplib made a new file of the TLS socket
+        return answer
+
+    def _pace(self) -> None:
+        self.file = io.BufferedReader(_PacedReader(self.sock, self))
+
+    def read(self, size: int) -> bytes:
+        if size > limits.MAX_INPUT_BYTES:
+            raise _Oversized(input_too_large("the email", size))
+        return super().read(size)  # type: ignore[misc]
+
+
+class _IMAP4(_Guard, imaplib.IMAP4):
+    pass
+
+
+class _IMAP4_SSL(_Guard, imaplib.IMAP4_SSL):
+    pass
 
 
 class ImapSource:
@@ -179,7 +304,7 @@ class ImapSource:
         self.name = f"imap://{user}@{shown}:{self.port}/{folder}"
         self.uidvalidity: int | None = None
         self.capabilities: frozenset[str] = frozenset()
-        self._imap: imaplib.IMAP4 | None = None
+        self._imap: _Guard | None = None
         self._idle_tags = 0
 
     def __repr__(self) -> str:
@@ -206,12 +331,12 @@ class ImapSource:
         Connected already: the old connection is closed first."""
         self.close()
         context = self._tls_context() if self.security != "none" else None
+        bounds = {"seconds": self._step_seconds, "allowance": CHATTER_BYTES}
         with self._step("connecting"):
             if self.security == "ssl":
-                imap: imaplib.IMAP4 = imaplib.IMAP4_SSL(self.host, self.port, ssl_context=context,
-                                                        timeout=self.timeout)
+                imap: _Guard = _IMAP4_SSL(self.host, self.port, ssl_context=context, timeout=self.timeout, **bounds)
             else:
-                imap = imaplib.IMAP4(self.host, self.port, timeout=self.timeout)
+                imap = _IMAP4(self.host, self.port, timeout=self.timeout, **bounds)
         self._imap = imap
         if self.security == "starttls":
             with self._step("STARTTLS"):
@@ -238,11 +363,14 @@ class ImapSource:
             typ, data = imap.select(mailbox_name(self.folder))
             if typ != "OK":
                 raise MailError(f"no folder {self.folder!r} for {self.user} at {self.where}{self._folders_hint()}; "
-                                f"the server said: {typ} {_decoded(data)}")
+                                f"the server said: {typ} {_said(data)}")
             _, validity = imap.response("UIDVALIDITY")
-            if not validity or not validity[-1] or not _decoded(validity).isdigit():
+            if not validity or not validity[-1]:
                 raise MailError(f"IMAP server {self.where} gave no UIDVALIDITY for {self.folder!r}")
-            self.uidvalidity = int(_decoded(validity))
+            self.uidvalidity = _number(_decoded(validity))
+            if not self.uidvalidity:  # RFC 3501 9: an nz-number
+                raise MailError(f"IMAP server {self.where} gave a UIDVALIDITY for {self.folder!r} that is not a "
+                                f"32-bit number above 0: {_said(validity, 40)!r}")
             self._news()  # SELECT's own EXISTS and RECENT are not news
 
     def close(self) -> None:
@@ -252,6 +380,7 @@ class ImapSource:
             return
         try:
             imap.socket().settimeout(min(self.timeout, 5.0))
+            imap.arm(min(self.timeout, 5.0), CHATTER_BYTES)
             imap.logout()
         except Exception:  # noqa: BLE001 - closing a connection that may be gone already
             try:
@@ -269,31 +398,30 @@ class ImapSource:
 
     # ----------------------------------------------------------------------- reading
 
-    def fetch_new(self, seen: set[str]) -> list[tuple[str, bytes]]:
+    def fetch_new(self, seen: set[str]) -> Iterator[tuple[str, bytes | str]]:
         """Every message above the highest UID of ``seen`` (all of them when
         the folder's UIDVALIDITY is not the one of ``seen``), oldest first,
         as ``(ident, raw RFC 5322 bytes)``; ``ident`` is
-        ``"UIDVALIDITY:UID"``.  Fetched with ``BODY.PEEK[]``: nothing is
-        marked read.  A message over
-        :data:`pbem.protocol.limits.MAX_INPUT_BYTES` is not fetched; it
-        comes as ``(ident, b"")`` for the caller to log and mark."""
-        from pbem.protocol import limits
-
+        ``"UIDVALIDITY:UID"``.  Fetched with ``BODY.PEEK[]``, nothing is
+        marked read, and one message at a time as the caller takes them: the
+        caller keeps each before the next is read.  A message over
+        :data:`pbem.protocol.limits.MAX_INPUT_BYTES` is not read -- by the
+        size the server gives, or, when the server gave a smaller one, as
+        soon as its literal says so -- and comes as ``(ident, why)``."""
         imap = self._require()
-        limit = limits.MAX_INPUT_BYTES
         with self._step("searching"):
             # A server answers from the mailbox as it last looked at it, and looks again (telling of new
             # mail) at the end of a command: NOOP has it look now (RFC 3501 6.1.2).  News after this is
             # of mail the search may not see, and is kept for wait().
             typ, data = imap.noop()
             if typ != "OK":
-                raise MailError(f"NOOP at {self.name} refused: {_decoded(data)}")
+                raise MailError(f"NOOP at {self.name} refused: {_said(data)}")
             self._news()
             _, changed = imap.response("UIDVALIDITY")
-            if changed and changed[-1] and _decoded(changed).isdigit():
-                self.uidvalidity = int(_decoded(changed))
+            if changed and changed[-1] and (validity := _number(_decoded(changed))):
+                self.uidvalidity = validity
             prefix = f"{self.uidvalidity}:"
-            highest = max((int(i[len(prefix):]) for i in seen if i.startswith(prefix) and i[len(prefix):].isdigit()),
+            highest = max((uid for i in seen if i.startswith(prefix) and (uid := _number(i[len(prefix):]))),
                           default=0)
             criteria = f"UID {highest + 1}:*"
             if self.since is not None:  # RFC 3501 date: English month names whatever the locale
@@ -301,37 +429,50 @@ class ImapSource:
                 criteria += f" SINCE {self.since.day}-{month}-{self.since.year}"
             typ, data = imap.uid("SEARCH", criteria)
             if typ != "OK":
-                raise MailError(f"UID SEARCH in {self.name} refused: {_decoded(data)}")
-            found = {int(n) for chunk in data if isinstance(chunk, bytes) for n in chunk.split() if n.isdigit()}
+                raise MailError(f"UID SEARCH in {self.name} refused: {_said(data)}")
+            found = {uid for chunk in data if isinstance(chunk, bytes) for n in chunk.split()
+                     if (uid := _number(n))}
             uids = sorted(u for u in found if u > highest and f"{prefix}{u}" not in seen)  # n:* holds the last
         if not uids:
-            return []
+            return
         with self._step("fetching sizes"):
             typ, data = imap.uid("FETCH", _uid_set(uids), "(RFC822.SIZE)")
             if typ != "OK":
-                raise MailError(f"UID FETCH in {self.name} refused: {_decoded(data)}")
-            sizes: dict[int, int] = {}
+                raise MailError(f"UID FETCH in {self.name} refused: {_said(data)}")
+            sizes: dict[int, int | None] = {}
             for item in data:
                 head = item[0] if isinstance(item, tuple) else item
                 if isinstance(head, bytes) and (uid := _UID.search(head)) and (size := _SIZE.search(head)):
-                    sizes[int(uid.group(1))] = int(size.group(1))
-        out: list[tuple[str, bytes]] = []
+                    if (number := _number(uid.group(1))) is not None:
+                        sizes[number] = _number(size.group(1))  # None: not a number, so no size we can trust
         for uid in uids:
             if uid not in sizes:  # expunged since the search
                 continue
-            ident = f"{prefix}{uid}"
-            if sizes[uid] > limit:
-                out.append((ident, b""))
+            ident, size = f"{prefix}{uid}", sizes[uid]
+            if size is None or size > limits.MAX_INPUT_BYTES:
+                yield ident, (input_too_large("the email", size) if size is not None else
+                              f"the server gave no size for it that is a number; pbem reads at most "
+                              f"{limits.MAX_INPUT_BYTES // 2**20} MiB an email")
                 continue
-            with self._step(f"fetching message {uid}"):
-                typ, data = imap.uid("FETCH", str(uid), "(BODY.PEEK[])")
-                if typ != "OK":
-                    raise MailError(f"UID FETCH {uid} in {self.name} refused: {_decoded(data)}")
-                raw = self._body(data, uid)
+            try:
+                with self._step(f"fetching message {uid}", seconds=self._step_seconds + size / SLOWEST_RATE,
+                                allowance=limits.MAX_INPUT_BYTES + 2**20):
+                    typ, data = imap.uid("FETCH", str(uid), "(BODY.PEEK[])")
+                    if typ != "OK":
+                        raise MailError(f"UID FETCH {uid} in {self.name} refused: {_said(data)}")
+                    raw = self._body(data, uid)
+            except MailError as err:
+                if not isinstance(err.__cause__, _Oversized):
+                    raise
+                yield ident, f"{err.__cause__} (the server had said {size:,} bytes)"
+                self.connect()  # the literal is left unread: a connection of its own for the rest
+                if f"{self.uidvalidity}:" != prefix:
+                    return  # another folder now, as far as UIDs go: the next fetch starts over
+                imap = self._require()
+                continue
             if raw is None:
                 continue
-            out.append((ident, raw if len(raw) <= limit else b""))
-        return out
+            yield ident, raw if len(raw) <= limits.MAX_INPUT_BYTES else input_too_large("the email", len(raw))
 
     @staticmethod
     def _body(data: list, uid: int) -> bytes | None:
@@ -372,7 +513,7 @@ class ImapSource:
         with self._step("polling"):
             typ, data = imap.noop()
             if typ != "OK":
-                raise MailError(f"NOOP at {self.name} refused: {_decoded(data)}")
+                raise MailError(f"NOOP at {self.name} refused: {_said(data)}")
         return self._news()
 
     def _news(self) -> bool:
@@ -406,7 +547,7 @@ class ImapSource:
         self._idle_tags += 1
         tag = b"pbemidle%d" % self._idle_tags
         news = False
-        with self._step("idling"):
+        with self._step("idling", seconds=seconds + self._step_seconds):
             imap.send(tag + b" IDLE\r\n")
             while True:  # the continuation; untagged responses may come first
                 kind, text = self._idle_line(imap, tag)
@@ -468,11 +609,14 @@ class ImapSource:
             raise _Dropped("the server closed the connection")
         first = line
         while literal := _LITERAL.search(line):  # an untagged response may carry a {n} literal
-            imap.read(int(literal.group(1)))
+            size = _number(literal.group(1))
+            if size is None:
+                raise _Refused(f"sent a literal whose size is not a number: {_said(literal.group(1), 20)}")
+            imap.read(size)
             line = imap.readline()
             if not line:
                 raise _Dropped("the server closed the connection")
-        text = first.decode("utf-8", errors="replace").strip()
+        text = _said(first)
         if first.startswith(b"+"):
             return "+", text
         if first.startswith(tag + b" "):
@@ -486,7 +630,7 @@ class ImapSource:
 
     # ----------------------------------------------------------------------- helpers
 
-    def _require(self) -> imaplib.IMAP4:
+    def _require(self) -> _Guard:
         if self._imap is None:
             raise MailError(f"not connected to {self.name}: connect first (after a failure, connect again)")
         return self._imap
@@ -521,16 +665,28 @@ class ImapSource:
                 names.append(match.group("name").decode("utf-8", errors="replace").strip('"'))
         return f" (its folders: {', '.join(sorted(names))})" if names else ""
 
+    @property
+    def _step_seconds(self) -> float:
+        """How long one command may take to answer in all."""
+        return STEP_TIMEOUTS * self.timeout
+
     @contextmanager
-    def _step(self, step: str) -> Iterator[None]:
+    def _step(self, step: str, *, seconds: float | None = None, allowance: int = CHATTER_BYTES) -> Iterator[None]:
         """Turn what imaplib, ssl and the socket raise into a MailError naming
-        the server and ``step``.  After a broken connection (or any failure
-        while connecting or idling, where the protocol's state is unknown)
-        the source is disconnected: connect again."""
+        the server and ``step``, with the step's bounds armed: ``seconds``
+        for its whole answer (:attr:`_step_seconds` unless given) and
+        ``allowance`` bytes.  After a broken connection (or any failure
+        while connecting or idling, where the protocol's state is unknown,
+        or a bound broken) the source is disconnected: connect again."""
         fatal = step in ("connecting", "STARTTLS", "login", "reading capabilities", "selecting the folder",
                          "idling")
+        if self._imap is not None:
+            self._imap.arm(self._step_seconds if seconds is None else seconds, allowance)
         try:
             yield
+        except _Refused as err:
+            self._drop()
+            raise MailError(f"IMAP server {self.where} {err} ({step}); disconnected") from err
         except MailError:
             if fatal:
                 self._drop()
@@ -565,6 +721,10 @@ class ImapSource:
             if step == "connecting":
                 raise MailError(f"{self.where} does not answer as an IMAP server: {_text(err)}") from err
             raise MailError(f"{step} at {self.name} failed: {_text(err)}") from err
+        except ValueError as err:  # after ssl's (a certificate error is a ValueError too): imaplib's int() of a 5,000-digit literal size, and the like
+            self._drop()
+            raise MailError(f"IMAP server {self.where} sent what cannot be read ({step}): {_said(str(err))}; "
+                            f"disconnected") from err
 
 
 __all__ = ["ImapSource", "PASSWORD_ENV", "is_loopback", "mailbox_name", "quoted"]

@@ -1,6 +1,7 @@
 """A Maildir folder as a mail source for ``pbem watch`` (the same interface as
 :class:`pbem.mail.imap.ImapSource`): every message not handled yet, oldest
-first, named by its Maildir key; waiting is a poll of ``new/`` and ``cur/``."""
+first, named by its Maildir key, read one at a time; waiting is a poll of
+``new/`` and ``cur/``."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import datetime
 import os
 import time
 from pathlib import Path
+from typing import Iterator
 
 from pbem.mail.outbox import MailError
 
@@ -28,30 +30,29 @@ class MaildirSource:
         if not is_maildir(self.path):
             raise MailError(f"{self.path} is not a Maildir folder (it needs cur/ and new/)")
 
-    def fetch_new(self, seen: set[str]) -> list[tuple[str, bytes]]:
-        """``(key, raw bytes)`` of every message whose key is not in ``seen``,
-        in delivery order; one over the input limit comes as ``(key, b"")``."""
-        import mailbox
+    def fetch_new(self, seen: set[str]) -> Iterator[tuple[str, bytes | str]]:
+        """``(key, raw bytes)`` of every message whose key is not in
+        ``seen``, in delivery order, read one at a time as the caller takes
+        them (so the caller keeps each before the next is read); one that is
+        not read comes as ``(key, why)`` -- over the input limit (known by
+        its size, before a byte is read) or not a regular file."""
+        from pbem.errors import InputError
+        from pbem.mail.scan import delivery_order, maildir_message, maildir_messages
 
-        from pbem.mail.scan import delivery_order
-        from pbem.protocol.limits import MAX_INPUT_BYTES
-
-        box = mailbox.Maildir(str(self.path), factory=None, create=False)
         after = (datetime.datetime.combine(self.since, datetime.time(), datetime.timezone.utc).timestamp()
                  if self.since else float("-inf"))
         try:
-            keys = sorted((k for k in box.keys() if k not in seen and delivery_order(k)[0] >= after),
-                          key=delivery_order)
-        except OSError as err:
-            raise MailError(f"cannot read the Maildir folder {self.path}: {err.strerror or err}") from err
-        found = []
-        for key in keys:
-            try:
-                data = box.get_bytes(key)
-            except (KeyError, OSError):  # moved or removed by a mail client while we looked: next time
+            listed = maildir_messages(self.path)
+        except InputError as err:
+            raise MailError(str(err)) from err
+        for key, file in listed:
+            if key in seen or delivery_order(key)[0] < after:
                 continue
-            found.append((key, data if len(data) <= MAX_INPUT_BYTES else b""))
-        return found
+            try:
+                data = maildir_message(file)
+            except OSError:  # moved or removed by a mail client while we looked: next time
+                continue
+            yield key, data
 
     def _stamp(self) -> tuple[tuple[str, int], ...]:
         stamps = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Mapping
+from typing import Any, BinaryIO, Mapping
 
 SECTION = "docs/protocol.md 12"
 
@@ -42,16 +42,32 @@ def read_input(path: str | os.PathLike[str]) -> bytes:
             size = os.fstat(handle.fileno()).st_size
             if size > MAX_INPUT_BYTES:
                 raise InputError(input_too_large(str(path), size))
-            data = handle.read(MAX_INPUT_BYTES + 1)
+            data = read_at_most(handle, size)
     except OSError as err:
         raise InputError(f"cannot read {path}: {err.strerror}") from err
     if len(data) > MAX_INPUT_BYTES:  # grew while read, or a pipe
-        raise InputError(input_too_large(str(path), len(data)))
+        raise InputError(input_too_large(str(path), len(data), over=True))
     return data
 
 
-def input_too_large(what: str, size: int) -> str:
-    return (f"{what} is {size / 2**20:,.1f} MiB; pbem reads at most {MAX_INPUT_BYTES // 2**20} MiB a file or "
+def read_at_most(handle: BinaryIO, size: int) -> bytes:
+    """The bytes of ``handle`` up to one past :data:`MAX_INPUT_BYTES`,
+    ``size`` being its size as far as known (0 for a pipe).  Read in one
+    call of ``size + 1`` bytes and then in pieces: ``read(MAX + 1)`` at once
+    would allocate 32 MiB for every file, however small."""
+    first = handle.read(min(size, MAX_INPUT_BYTES) + 1)
+    chunks, total = [first], len(first)
+    while total <= MAX_INPUT_BYTES and (chunk := handle.read(min(2**20, MAX_INPUT_BYTES + 1 - total))):
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks) if len(chunks) > 1 else first
+
+
+def input_too_large(what: str, size: int, *, over: bool = False) -> str:
+    """Why ``what`` of ``size`` bytes is not read; ``over``: read only as far
+    as the limit, so ``size`` is where the reading stopped."""
+    measure = f"over {MAX_INPUT_BYTES // 2**20} MiB" if over else f"{size / 2**20:,.1f} MiB"
+    return (f"{what} is {measure}; pbem reads at most {MAX_INPUT_BYTES // 2**20} MiB a file or "
             f"email for turn files ({SECTION})")
 
 
