@@ -1,5 +1,5 @@
 """Played-game property tests for Ambon, the way chess engines use perft
-(DESIGN 7: "randomised legal games played through the real protocol path,
+("randomised legal games played through the real protocol path,
 checked after every message against invariants derived from the rulebook").
 
 :func:`play_game` plays one whole game of Ambon by email between two

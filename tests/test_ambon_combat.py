@@ -1,4 +1,4 @@
-"""Combat (11.0-11.4) and its place in the message flow (DESIGN 4.3), with
+"""Combat (11.0-11.4) and its place in the message flow (protocol §6), with
 15.0's combat as a test."""
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def test_11_3_the_protect_hq_policy_never_eliminates_an_hq_while_another_unit_ca
 
 
 def test_11_1_defender_support_is_a_decision_that_comes_before_the_die():
-    """DESIGN 4.3: the die waits for the defender's message; it is keyed by it."""
+    """protocol §6: the die waits for the defender's message; it is keyed by it."""
     state = position()
     for i, order in enumerate(GAME.parse_orders({"order": ATTACK}, JAPANESE).public):
         state, _ = GAME.apply(state, Ordered(JAPANESE, 10, i, order))

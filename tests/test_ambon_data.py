@@ -1,4 +1,4 @@
-"""Ambon's shipped game data (a reconstruction, DESIGN.md section 6): every
+"""Ambon's shipped game data (a reconstruction, rules as data): every
 fact the rulebook and ambon-notes.md fix is honoured, and the invented rest
 is self-consistent.  Each test names the rule it checks.
 
@@ -199,7 +199,7 @@ def defender_severity(cell: str) -> Fraction:
 
 
 def test_6_data_files_are_labelled_as_a_reconstruction(data):
-    """DESIGN.md 6: every shipped data file says it is a reconstruction."""
+    """rules as data: every shipped data file says it is a reconstruction."""
     names = {"map.toml", "counters.toml", "charts.toml", "landings.toml", "turns.toml", "scenario-historical.toml"}
     files = dict(data.files())           # every TOML file: the ruleset the hash pins
     assert names <= set(files)

@@ -1,4 +1,4 @@
-"""Ambon's rules read their numbers from the data (STYLE 4, DESIGN 6): an
+"""Ambon's rules read their numbers from the data (rules as data): an
 owner's printed data that changes a value changes the play, and a missing,
 unknown or mistyped key -- or two files that disagree -- is refused when the
 game loads, naming the file, the line and the key.

@@ -1,5 +1,5 @@
 """Whole games of Ambon played by email, checked after every message
-(DESIGN 7: "randomised legal games played through the real protocol path,
+("randomised legal games played through the real protocol path,
 checked after every message against invariants derived from the rulebook
 ... Thousands behind a marker, a bounded number in CI").
 

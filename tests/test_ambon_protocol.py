@@ -100,7 +100,7 @@ def test_turn_1_movement_after_the_landings(opening, tmp_path):
 
 
 def test_the_demo_orders_are_valid_orders_files_and_a_game_resumes_from_files_alone(tmp_path, tmp_path_factory):
-    """DESIGN 4.4: a game interrupted at any message resumes from its files
+    """protocol §7: a game interrupted at any message resumes from its files
     and the player's key; the bot's saved orders are real orders files.
     (The Ambon demo played once for the session: tests/demo_games.py.)"""
     import shutil

@@ -428,7 +428,7 @@ def test_victory_end_of_game_japanese_force_destroyed_or_all_retreating():
     assert state.winner == "none" and "no decision" in state.verdict
 
 
-# --------------------------------------------------------------------------- DESIGN 4.3: dice keyed after the decisions they resolve
+# --------------------------------------------------------------------------- protocol §6: dice keyed after the decisions they resolve
 
 
 def test_every_order_rolls_keyed_by_the_message_that_carried_it():

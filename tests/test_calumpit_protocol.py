@@ -1,6 +1,6 @@
 """Calumpit Bridge by email: the examples/calumpit game of three turns through
 the CLI (new, join, play, receive), then verify and audit -- and every roll
-keyed by the message whose order or turn-end made it due (DESIGN 4.3)."""
+keyed by the message whose order or turn-end made it due (protocol §6)."""
 
 from __future__ import annotations
 

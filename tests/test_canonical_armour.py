@@ -1,4 +1,4 @@
-"""Canonical JSON bodies and the ASCII armour around them (DESIGN 4.2):
+"""Canonical JSON bodies and the ASCII armour around them (protocol §2-4):
 one byte string per body, and turn files that survive what mail does to text."""
 
 from __future__ import annotations

@@ -178,7 +178,7 @@ def test_ambon_demo_plays_a_whole_game_and_audits_it(tmp_path):
 
 @pytest.mark.parametrize("game", ["calumpit", "asl"])
 def test_demo_of_the_referee_and_assistant_games(tmp_path, game):
-    """DESIGN 5: pbem demo [G] -- a complete game by email, verified with --audit."""
+    """the CLI: pbem demo [G] -- a complete game by email, verified with --audit."""
     target = tmp_path / game
     r = CliRunner().invoke(main, ["demo", game, "--dir", str(target)], env={"COLUMNS": "120"})
     assert r.exit_code == 0, r.output

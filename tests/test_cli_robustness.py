@@ -204,7 +204,7 @@ def test_joining_ambon_without_a_setup_says_how_and_the_proposal_gives_the_templ
 
 
 def test_a_message_cannot_make_pbem_import_the_code_it_names(players, tmp_path, monkeypatch):
-    """DESIGN 1 (no trust in either player): message 0 names its game module;
+    """No trust in either player: message 0 names its game module;
     a module that is not an installed game is refused unread, by verify and
     by join, even when it sits in the current directory."""
     a, b = players
@@ -276,7 +276,7 @@ def test_a_bug_exits_3_with_its_traceback_never_1(started, monkeypatch):
 
 
 def test_new_join_and_play_print_json_for_scripts(players, tmp_path):
-    """DESIGN 5: --json where output is data."""
+    """the CLI: --json where output is data."""
     import json
 
     a, b = players

@@ -1,4 +1,4 @@
-"""Crash safety (DESIGN 7, issue 9): nothing on disk is lost or half-written.
+"""Crash safety (testing, issue 9): nothing on disk is lost or half-written.
 
 * A write interrupted at any point -- simulated in process (``os.link``
   failing between the temporary file and its final name) and by killing a

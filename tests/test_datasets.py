@@ -1,4 +1,4 @@
-"""Playing with the printed game's data (DESIGN 6): install a data set, pin
+"""Playing with the printed game's data (rules as data): install a data set, pin
 it in message 0, find it by hash in every later command, and refuse, with the
 way out, a game whose data this pbem does not have."""
 

@@ -1,4 +1,4 @@
-"""Dice nobody can bias or preview (DESIGN 4.3): the derivation, uniformity,
+"""Dice nobody can bias or preview (protocol §6): the derivation, uniformity,
 rejection sampling, shuffles, dice expressions, and the invariant that the
 author of a message cannot compute the rolls it makes due."""
 
@@ -300,7 +300,7 @@ def test_dice_expression_refuses_terms_separated_only_by_a_space(text):
         DiceExpression.parse(text, field="dice")
 
 
-# --------------------------------------------------------------------------- THE INVARIANT (DESIGN 4.3)
+# --------------------------------------------------------------------------- THE INVARIANT (protocol §6)
 
 ROLL = {"order": [{"type": "roll", "dice": "10d20", "note": "attack on the bridge"}]}
 LABEL = "2.0/0"  # message 2, order 0, term 0

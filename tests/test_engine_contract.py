@@ -97,7 +97,7 @@ def _probes(path: Path) -> list[str]:
 
 
 def test_no_layer_above_the_engine_probes_a_game_by_attribute_name():
-    """DESIGN 3: layers above engine ask for a capability with isinstance."""
+    """architecture: layers above engine ask for a capability with isinstance."""
     above = [p for p in PBEM.rglob("*.py") if not p.is_relative_to(PBEM / "games") and not p.is_relative_to(PBEM / "engine")]
     assert len(above) > 20
     assert [hit for p in above for hit in _probes(p)] == []

@@ -93,7 +93,7 @@ def test_step_cost_reasons():
 
 
 def test_design_example_message():
-    """DESIGN.md section 3: the error names the rule, the unit, the MP left,
+    """architecture: the error names the rule, the unit, the MP left,
     the hex, its terrain and its cost."""
     with pytest.raises(IllegalPathError) as err:
         validate_path("3.A", "1410 1509 1508", half_mp(5), ambon_cost(), grid=GRID)

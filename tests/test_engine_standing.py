@@ -1,4 +1,4 @@
-"""Standing instructions and decisions (issue 3, DESIGN 4.3) on the engine
+"""Standing instructions and decisions (issue 3; docs/architecture.md, "Who decides") on the engine
 test game's rule 9.3 (advance after combat)."""
 
 from __future__ import annotations

@@ -219,7 +219,7 @@ def _mbox_of(path: Path, files: list[Path], subject: str) -> Path:
 
 def test_a_whole_game_is_restored_from_the_inbox_and_the_sent_folder(started, tmp_path):
     """A player who lost the game directory gets it back from the mail they
-    sent and received plus their key, and plays on (DESIGN 4.4)."""
+    sent and received plus their key, and plays on (protocol §7)."""
     a, b = started
     exchange_files = [play(a, tmp_path, ROLL)]
     assert b.run("import", b.game, exchange_files[-1]).exit_code == 0

@@ -313,7 +313,7 @@ def test_asl_closing_template_offers_the_reveals_only(players, tmp_path):
 
 
 def test_ambon_the_template_says_every_standing_instruction_in_effect_or_what_happens_without():
-    """Issue 17, DESIGN 4.3: nothing is decided silently -- each standing
+    """Issue 17: nothing is decided silently -- each standing
     instruction is shown as set, or with what pbem does while it is not
     (11.3's choices, 11.1/11.4 and 3.2: asked; issue 26: never a silent default)."""
     from pbem.games.ambon import GAME

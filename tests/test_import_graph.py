@@ -1,4 +1,4 @@
-"""The layers of pbem/ as its import graph shows them (DESIGN 3,
+"""The layers of pbem/ as its import graph shows them (architecture,
 docs/architecture.md): no import cycle between files, no import from a
 higher layer, and no module outside pbem/games that names a game."""
 

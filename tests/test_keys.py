@@ -1,4 +1,4 @@
-"""Ed25519 identities in OpenSSH formats (DESIGN 4.1): known answers, round trips, rejections."""
+"""Ed25519 identities in OpenSSH formats (protocol §4.1): known answers, round trips, rejections."""
 
 from __future__ import annotations
 

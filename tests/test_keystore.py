@@ -1,4 +1,4 @@
-"""The keystore (DESIGN 4.1): files, modes, passphrases, PBEM_HOME, import from ssh-keygen."""
+"""The keystore (protocol §4.1): files, modes, passphrases, PBEM_HOME, import from ssh-keygen."""
 
 from __future__ import annotations
 

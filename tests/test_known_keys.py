@@ -1,4 +1,4 @@
-"""DESIGN 4.1: first use of a key is trust-on-first-use, shown to the user
+"""protocol §4.1: first use of a key is trust-on-first-use, shown to the user
 to confirm; a new key under a known name is the mark of a key swapped in
 the mail and is refused unless accepted by its fingerprint."""
 

@@ -1,4 +1,4 @@
-"""Rules test cases as data (STYLE 7, after godip/DATC): every file
+"""Rules test cases as data (after godip/DATC): every file
 ``tests/cases/<game>/<id>.toml`` is one case -- a position, the orders of one
 side and the dice, and the result the rulebook demands -- run by this one
 harness through the referee path ``pbem adjudicate`` uses

@@ -1,4 +1,4 @@
-"""Sealed secrets (DESIGN 4.4): padding, commitments, openings, the sealed
+"""Sealed secrets (protocol §7): padding, commitments, openings, the sealed
 store, and resuming a game on another machine from the files plus the key."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""No secret leaves through a file or an output (DESIGN 4.4, STYLE rule 6, issue 9).
+"""No secret leaves through a file or an output (protocol §7, issue 9).
 
 Two finished games are played (the Ambon demo: 16 sealed slots, some
 revealed during play, some never; the dice demo: a sealed note revealed in

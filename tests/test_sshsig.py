@@ -1,4 +1,4 @@
-"""SSHSIG signatures (DESIGN 4.2): round trips, every-byte tampering, and ssh-keygen interop."""
+"""SSHSIG signatures (protocol §2-4): round trips, every-byte tampering, and ssh-keygen interop."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The tamper matrix (DESIGN 7, issue 9): every way to break the files of one
+"""The tamper matrix (testing, issue 9): every way to break the files of one
 finished Ambon game is detected, with a precise message.
 
 Over the Ambon demo game (38 messages), each case breaks the game one way:

@@ -1,4 +1,4 @@
-"""`pbem show` keeps the views it drew (DESIGN 7, issue 9: start-up within
+"""`pbem show` keeps the views it drew (testing, issue 9: start-up within
 1.5x), without ever showing something a full replay would not.
 
 Each test checks the cache through the command line: a second ``show``
@@ -201,7 +201,7 @@ def test_7_the_ambon_board_from_the_cache_is_the_board_drawn(tmp_path_factory, t
 
 
 def test_7_a_kept_view_needs_neither_rich_nor_the_game_nor_cryptography(started):
-    """The point of the cache (DESIGN 7): the second ``show`` imports only click
+    """The point of the cache (testing): the second ``show`` imports only click
     and pbem's small modules; the first, as a control, imports all three."""
     import os
     import subprocess

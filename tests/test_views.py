@@ -1,4 +1,4 @@
-"""Hidden information leaves only through the view function (STYLE 6):
+"""Hidden information leaves only through the view function ():
 each side, and a spectator, sees only what it may."""
 
 from __future__ import annotations

@@ -216,7 +216,7 @@ def interactive() -> bool:
 
 
 def trust_on_first_use(key: Any, transcript: Any, accepted: str | None) -> None:
-    """DESIGN 4.1: the proposer's key, met for the first time, is shown with
+    """Trust on first use (docs/protocol.md §4.1): the proposer's key, met for the first time, is shown with
     its fingerprint and confirmed (at a terminal: asked; otherwise noted);
     a new key under the name of a known one is refused unless accepted by
     fingerprint, since a key swapped in the mail looks exactly like that."""
@@ -359,7 +359,7 @@ def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[s
     data = use_data(game_name, data)
     path = session.new_game(directory, game_name, side, opponent_key, identity, parse_options(rules), data,
                             rulings=named, preset=preset)
-    keystore().remember(opponent_key)  # you chose this key: it is known from now on (DESIGN 4.1)
+    keystore().remember(opponent_key)  # you chose this key: it is known from now on (docs/protocol.md §4.1)
     keystore().record_game(game_id_of(path), path.parent)  # pbem status finds it wherever it is
     if as_json:
         emit_json(game_json(path, local=True))

@@ -1,4 +1,4 @@
-"""The whole plugin contract of a pbem game (DESIGN 3).
+"""The whole plugin contract of a pbem game (docs/architecture.md).
 
 A game is an object registered under the ``pbem.games`` entry-point group.
 It must be a :class:`Game`; it may offer any of the optional capabilities

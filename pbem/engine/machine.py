@@ -1,6 +1,6 @@
 """The adjudication state machine: the contract every game implements.
 
-A game is a pure state machine (DESIGN.md section 3)::
+A game is a pure state machine (docs/architecture.md)::
 
     state = game.initial_state(setup)
     state, events = game.apply(state, action)
@@ -91,7 +91,7 @@ Action = Ordered | DiceRolled | Opened | Sealed | MessageEnd
 class DiceDue:
     """``count`` dice of ``sides`` faces are due, labelled ``label``.
 
-    ``key_seq`` is the message whose dice key resolves them (DESIGN 4.3): the
+    ``key_seq`` is the message whose dice key resolves them (docs/protocol.md §6.3): the
     engine, not a player, decides it -- always the message being applied when
     the roll became due.
     """

@@ -1,5 +1,5 @@
 """Game data from TOML: the map, the counters, the charts, and the data set that
-pins them (DESIGN.md section 6, STYLE house rule 4).
+pins them (docs/architecture.md, "Rules as data").
 
 Three files make a game's data directory:
 

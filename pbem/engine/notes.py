@@ -1,4 +1,4 @@
-"""Sealed notes in game state (DESIGN 4.4): which side sealed which slot in
+"""Sealed notes in game state (docs/protocol.md §7): which side sealed which slot in
 which message, and what it opened to.  The values stay out of the state until
 opened; the owner's client overlays its own in ``view``.  Shared by every game
 that seals named slots (dice, ASL)."""

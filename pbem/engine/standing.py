@@ -1,4 +1,4 @@
-"""Standing instructions (DESIGN 4.3): answers to routine decisions given in
+"""Standing instructions (docs/architecture.md, "Who decides"): answers to routine decisions given in
 advance, so that a game turn needs as few emails as the dice invariant allows.
 
 A side's standing instructions map a decision *kind* (``"advance"``,

@@ -1,1 +1,1 @@
-"""One game's directory of messages: verify, replay, receive, play (DESIGN 3)."""
+"""One game's directory of messages: verify, replay, receive, play (docs/architecture.md)."""

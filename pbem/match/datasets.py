@@ -1,4 +1,4 @@
-"""Which data a game is played with (DESIGN 6).
+"""Which data a game is played with (docs/architecture.md, "Rules as data").
 
 A game's rules read data files: the map, counters, charts and tables.  pbem
 ships a set for each game (for Ambon a *reconstruction*: the printed map,

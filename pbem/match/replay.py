@@ -1,4 +1,4 @@
-"""Replay a verified transcript through its game (DESIGN 3, 4.3, 4.4).
+"""Replay a verified transcript through its game (docs/architecture.md; docs/protocol.md §6, §7).
 
 For each message *m*: its commitments become :class:`Sealed` actions, its
 checked reveals :class:`Opened`, its public orders :class:`Ordered`, then
@@ -320,7 +320,7 @@ def replay(game: Any, transcript: Transcript, *, next_value: bytes | None = None
 
     ``next_value`` is the local player's next chain value, given only when the
     local player is the recipient of the last message: it keys that message's
-    dice provisionally (the recipient computes them on receipt, DESIGN 4.3).
+    dice provisionally (the recipient computes them on receipt, docs/protocol.md §6.3).
     """
     start = Replay(game, transcript, game.initial_state(transcript.setup.get("options", {})))
     return extend(start, transcript, next_value=next_value)

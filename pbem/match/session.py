@@ -63,7 +63,7 @@ def game_secret(identity: Any, game_id: str, side: str, joined: bytes | None = N
 
 def _game_for(transcript: Transcript, data: Iterable[str | Path] = ()) -> Any:
     """The game message 0 names, built with the data its ruleset hash pins
-    (shipped, one of ``data``, or installed in the keystore: DESIGN 6)."""
+    (shipped, one of ``data``, or installed in the keystore: docs/architecture.md, "Rules as data")."""
     from pbem import games
     from pbem.match import datasets
 
@@ -514,7 +514,7 @@ def join_game(
     that records the games joined here (the keystore's): a game is joined
     once, since a second message 1 would be a fork the proposer could choose
     from.  ``trust(key, transcript)`` sees the proposer's key before anything
-    is written and raises to refuse it (trust on first use, DESIGN 4.1).
+    is written and raises to refuse it (trust on first use, docs/protocol.md §4.1).
     Message 0 is stored with the summary pbem writes for it; ``warn`` is
     told if the proposal's unsigned summary said something else."""
     found = read_messages([Path(proposal)])
@@ -557,7 +557,7 @@ def join_game(
 def install_proposal_data(proposal: str | Path, data: str | Path) -> tuple[Any, bool]:
     """Install ``data`` (a directory of data files) for joining ``proposal``,
     if it is the data message 0 pins; else a DataError and nothing installed.
-    Returns the data set and whether it is new (DESIGN 6)."""
+    Returns the data set and whether it is new (docs/architecture.md, "Rules as data")."""
     from pbem.errors import DataError
     from pbem.match import datasets
 

@@ -1,4 +1,4 @@
-"""The unsigned summary of a turn file (DESIGN 4.2): the ``| `` lines above
+"""The unsigned summary of a turn file (docs/protocol.md §2.3): the ``| `` lines above
 the armoured block, for the reader.  Only the block is signed; anyone who
 handles the file can write anything there.
 

@@ -1,6 +1,6 @@
 """The last views drawn of a game, so that showing an unchanged game again
-costs little more than starting Python (DESIGN 7: ``pbem show`` within 1.5x
-of bare start-up plus the imports it needs).
+costs little more than starting Python (docs/performance.md: ``pbem show``
+within 1.5x of bare start-up plus the imports it needs).
 
 Drawing a game's board means reading and verifying every message, replaying
 every rule and laying out the map: a quarter of a second for a 10-turn Ambon

@@ -1,4 +1,4 @@
-"""Canonical JSON (DESIGN 4.2): the exact bytes a turn file signs.
+"""Canonical JSON (docs/protocol.md §3.1): the exact bytes a turn file signs.
 
 Sorted keys, no whitespace, integers only (no floats), ASCII keys, strings
 escaped as ``json.dumps(ensure_ascii=True)`` does.  For the value space pbem

@@ -1,4 +1,4 @@
-"""Per-player hash chains (DESIGN 4.3).
+"""Per-player hash chains (docs/protocol.md §4.3).
 
 A player commits, in the setup message, to the anchor ``x_0`` of a chain built
 backwards from a secret seed::

@@ -1,4 +1,4 @@
-"""Dice nobody can bias or preview (DESIGN 4.3).
+"""Dice nobody can bias or preview (docs/protocol.md §6).
 
 The rolls that become due while message *m* is applied are keyed by::
 

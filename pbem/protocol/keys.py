@@ -1,4 +1,4 @@
-"""Ed25519 identities in OpenSSH formats (DESIGN 4.1).
+"""Ed25519 identities in OpenSSH formats (docs/protocol.md §4.1).
 
 A player's public key travels as the one-line ``ssh-ed25519 AAAA… name``
 form, the private key is stored as an OpenSSH private key file (optionally
@@ -235,7 +235,7 @@ def public_key_of_private(data: bytes) -> PublicKey:
 
 
 def derive_secret(identity: Identity, context: bytes) -> bytes:
-    """A 32-byte secret only ``identity`` can compute, fixed by ``context`` (DESIGN 4.4).
+    """A 32-byte secret only ``identity`` can compute, fixed by ``context`` (docs/protocol.md §7.1).
 
     SHA256("pbem-derived-secret-v1" ‖ Ed25519-sign("pbem-secret-v1\\0" ‖ context)).
     Ed25519 signatures are deterministic, so a player recovers the same secret

@@ -1,4 +1,4 @@
-"""The keystore: where a player's identity lives (DESIGN 4.1).
+"""The keystore: where a player's identity lives (docs/protocol.md §4.1).
 
 Layout under :func:`home_dir` (``$PBEM_HOME`` or the platform config dir)::
 
@@ -168,7 +168,7 @@ class Keystore:
         identity.keystore = self.path  # where its replay checkpoints are kept (pbem.match.checkpoint)
         return identity
 
-    # --- opponents' keys: trust on first use (DESIGN 4.1) -----------------------------
+    # --- opponents' keys: trust on first use (docs/protocol.md §4.1) -----------------------------
 
     @property
     def known_path(self) -> Path:

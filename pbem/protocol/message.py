@@ -1,4 +1,4 @@
-"""Turn files: canonical body + SSHSIG signature, ASCII-armoured (DESIGN 4.2).
+"""Turn files: canonical body + SSHSIG signature, ASCII-armoured (docs/protocol.md §2, §4.2).
 
 On disk and in email a message looks like::
 

@@ -1,4 +1,4 @@
-"""Sealed secrets (DESIGN 4.4): slots, salted commitments, the sealed store.
+"""Sealed secrets (docs/protocol.md §7): slots, salted commitments, the sealed store.
 
 Every secret of a player derives from one 32-byte **per-game secret** ``S``
 (see :func:`pbem.protocol.keys.derive_secret`: a player's key and the game id

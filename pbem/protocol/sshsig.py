@@ -1,4 +1,4 @@
-"""SSHSIG signatures, the format of ``ssh-keygen -Y sign`` (DESIGN 4.2).
+"""SSHSIG signatures, the format of ``ssh-keygen -Y sign`` (docs/protocol.md §4.2).
 
 Turn files are signed in namespace ``pbem-turn-v1`` so that anyone can check
 them with stock ``ssh-keygen -Y verify``.  The format is OpenSSH's

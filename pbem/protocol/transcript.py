@@ -327,7 +327,7 @@ class Transcript:
         """Problems found when every per-game secret is known (empty = all holds).
 
         Decrypts each side's sealed stores and rechecks every commitment
-        against the value sealed in the same message (DESIGN 4.4).
+        against the value sealed in the same message (docs/protocol.md §7.5).
         """
         import base64
 

@@ -91,7 +91,7 @@ def fighters(data: "AmbonData", state: AmbonState, units) -> list[str]:
 
 def ready(data: "AmbonData", state: AmbonState, seq: int) -> tuple[AmbonState, list[Event]]:
     """Landings whose reveals are all made: the die becomes due, keyed by the
-    message being applied now (DESIGN 4.3).  A landing of artillery-type
+    message being applied now (docs/protocol.md §6.3).  A landing of artillery-type
     units alone that the reveals show to be opposed does not take place
     (6.3): they stay in their First Wave box."""
     events: list[Event] = []
@@ -300,7 +300,7 @@ def begin_combat(data: "AmbonData", state: AmbonState, lane_id: str, factor: str
     (the order of the Japanese player's ``land`` orders).  The Japanese may
     not use HQ support; the Allied defender may (11.1), and that decision
     comes before the die: from a standing instruction, or the Allies' next
-    message (DESIGN 4.3).
+    message (docs/protocol.md §6.3).
 
     An HQ "attacked while alone is automatically eliminated" (2.2.1, 11.1:
     "without calculating a combat ratio"): with only HQs on the beach there

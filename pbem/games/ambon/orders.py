@@ -1,8 +1,8 @@
 """Ambon's orders as players write them: the syntax, checked without the
-position (STYLE: parsing is separate from legality).
+position (parsing is separate from legality: docs/architecture.md).
 
 Orders are ``[[order]]`` tables, one verb each: :data:`ORDER_FORMS` (which
-every orders template lists too), and ``[standing]`` instructions (DESIGN 4.3), :data:`STANDING_KINDS`.
+every orders template lists too), and ``[standing]`` instructions (docs/architecture.md, "Who decides"), :data:`STANDING_KINDS`.
 """
 
 from __future__ import annotations

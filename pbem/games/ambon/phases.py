@@ -10,7 +10,7 @@ A message by the phasing side carries its orders for the current phase and,
 in order, for its following phases; the phase pointer moves forward as
 orders of a later phase appear (:func:`reach`) and at the end of the
 message (:func:`message_end`), and stops wherever the rules need the other
-side (a reveal, a decision) or dice keyed by a later message (DESIGN 4.3).
+side (a reveal, a decision) or dice keyed by a later message (docs/protocol.md §6.3).
 What the game awaits then (the engine's ``awaiting``) is :mod:`.awaited`.
 """
 

@@ -35,7 +35,7 @@ def scenario_state(game: "AmbonGame", doc: Mapping[str, Any]) -> AmbonState:
                                             and never to recover; Japanese units on the map)
         surrender = "open"                 (3.2: the Allies' decision at the start of the turn is
                                             open; the Landing Phase of a turn with the option)
-        [standing.allied] hq-support = "always"  (a side's standing instructions, DESIGN 4.3:
+        [standing.allied] hq-support = "always"  (a side's standing instructions, docs/architecture.md, "Who decides":
                                               the answers the other side's decisions need)
     """
     data = game.data

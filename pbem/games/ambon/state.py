@@ -239,7 +239,7 @@ class PendingRetreat:
 
 @dataclass(frozen=True)
 class Reveal:
-    """A reveal the rules demand (DESIGN 4.4): ``slot`` of the Allied player."""
+    """A reveal the rules demand (docs/protocol.md §7.5): ``slot`` of the Allied player."""
 
     slot: str
     rule: str

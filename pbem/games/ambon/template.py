@@ -102,7 +102,7 @@ def _position_sections(game: Any, state: AmbonState, side: str, secrets: Mapping
     return out
 
 
-#: standing instruction -> (rule, what happens while it is not set: DESIGN 4.3 and combat's DEFAULT POLICY)
+#: standing instruction -> (rule, what happens while it is not set: docs/architecture.md, "Who decides", and combat's DEFAULT POLICY)
 UNSET = {
     "hq-support": ("11.1", "each HQ support of your defence is asked of you, and the combat waits for your message"),
     "advance": ("11.4", "each advance after your combat is asked of you, in your next message"),

@@ -1,5 +1,5 @@
 """What each side sees of an Ambon game, and the checks of its hidden
-setup: the one way hidden information leaves the state (STYLE 6)."""
+setup: the one way hidden information leaves the state (docs/architecture.md, "Hidden information")."""
 
 from __future__ import annotations
 

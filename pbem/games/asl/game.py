@@ -27,7 +27,7 @@ A squad's Dare-Death designation is revealed when it goes Berserk, or when
 its owner claims it with a ``dare-death`` order (8.5.2's CC benefits hold
 whether Berserk or not): either order makes the reveal due, and the owner's
 client adds it to the same message.  Rolls are keyed by the message that
-declares them, so their author learns them only from the reply (DESIGN 4.3).
+declares them, so their author learns them only from the reply (docs/protocol.md §6.3).
 """
 
 from __future__ import annotations
