@@ -134,7 +134,7 @@ def test_log_at_n_lists_the_events_up_to_message_n(ambon, who, tmp_path):
         assert {e["seq"] for e in at["events"]} <= set(range(n + 2 if rolled_by_me else n + 1))
         assert [e for e in everything if e["seq"] <= n] == [e for e in at["events"] if e["seq"] <= n]
         assert all(not r["provisional"] for r in at["rolls"]) or n == len(ambon.messages()) - 1
-        text = ok(home, "log", full, "--at", n, *flags)
+        text = ok(home, "log", full, "--at", n, "--all", *flags)
         assert text.splitlines()[:1] == heading(ambon, n)
         for e in at["events"]:
             assert e["text"] in text

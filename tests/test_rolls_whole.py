@@ -248,7 +248,7 @@ def test_ambon_6_2_landing_drm_and_11_0_crt_rolls_show_die_drms_and_modified_rol
     for r in crt:  # the CRT event reads the same die, DRMs and modified roll
         (die,) = r["terms"][0]["values"]
         assert any(f"roll {die}" in t and (not r["modifiers"] or f"= {r['total']} ->" in t) for t in texts)
-    r = jack.run("log", jack.game)
+    r = jack.run("log", jack.game, "--all")
     shown = {row[3] for row in rows(r.output)}
     assert kure[0]["shown"] in shown and all(c["shown"] in shown for c in crt)
     assert any(row[2].endswith("(+1 Kure 1 Special landing)") for row in rows(r.output))

@@ -606,6 +606,8 @@ def ask_for(match: Any) -> dict[str, Any]:
 
 AT_HELP = "The game as it stood after message N (0 to the last)."
 SPECTATOR_HELP = "Without your key: what anyone holding the files sees."
+ALL_HELP = "Every event and roll, not only the last that fit the screen."
+FROM_HELP = "The events and rolls from message N on."
 
 
 @main.command()
@@ -619,9 +621,12 @@ SPECTATOR_HELP = "Without your key: what anyone holding the files sees."
 @click.option("--full", is_flag=True, help="Draw the whole map, however wide.")
 @click.option("--at", "at", type=click.IntRange(min=0), metavar="N", help=AT_HELP)
 @click.option("--spectator", is_flag=True, help=SPECTATOR_HELP)
+@click.option("--all", "every", is_flag=True, help=ALL_HELP)
+@click.option("--from", "since", type=click.IntRange(min=0), default=0, metavar="N", help=FROM_HELP)
 @handles_errors
 def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | None, fresh: bool,
-         around: str | None, radius: int | None, full: bool, at: int | None = None, spectator: bool = False) -> None:
+         around: str | None, radius: int | None, full: bool, at: int | None = None, spectator: bool = False,
+         every: bool = False, since: int = 0) -> None:
     """Show the game from your side's view: board, order of battle, turn, last events.
 
     \b
@@ -629,6 +634,8 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
     message's events; --around HEX [--radius N] draws another part, --full
     all of it.  Each stack has a letter, listed under the map with every
     unit's full id; [a] and (a) tell the sides apart without colour.
+    A game without a map lists its last rolls, as many as fit the screen
+    (--all: every one; --from N: those from message N on).
 
     \b
     The text drawn is kept in your keystore (PBEM_HOME/views; sealed under
@@ -660,8 +667,8 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
         raise UsageError("--full draws the whole map: leave out --around, or leave out --full")
     owner = viewcache.Owner.of(keystore().path) if at is None and not spectator else None  # the past: never kept
     unlock = functools.cache(lambda: None if spectator else viewer_identity())
-    window = {"around": around, "radius": radius, "full": full}
-    mode = "json" if as_json else "board" + "".join(f" {k}={v}" for k, v in window.items() if v not in (None, False))
+    window = {"around": around, "radius": radius, "full": full, "every": every, "since": since}
+    mode = "json" if as_json else "board" + "".join(f" {k}={v}" for k, v in window.items() if v not in (None, False, 0))
     shape = viewcache.console_inputs()
     digest = viewcache.files_digest(directory) if owner and not (svg_path or html_path) else None
     if digest is not None and not fresh:
@@ -756,8 +763,9 @@ def draw_match(out: Any, match: Any, view: Any, window: Mapping[str, Any] | None
 
         events = [e for s, e in newest(match.replay.events, lambda item: item[0] >= last) if s == last]
         ruled = render.rulings_line(render.rulings_of(match))
+        shape = {k: v for k, v in (window or {}).items() if k in ("around", "radius", "full")}
         board.print_board(out, match.game, view, you=match.player.side if match.player else None, events=events,
-                          notes=[ruled] if ruled else [], **(window or {}))
+                          notes=[ruled] if ruled else [], **shape)
         render.print_turn(out, match)
     else:
         from pbem.engine import contract
@@ -769,7 +777,7 @@ def draw_match(out: Any, match: Any, view: Any, window: Mapping[str, Any] | None
             out.print(literal(ruled))
         for line in (match.game.summary(match.replay.state) if isinstance(match.game, contract.Summary) else []):
             out.print(literal(line))
-        render.print_show(out, match)
+        render.print_show(out, match, (window or {}).get("since", 0), (window or {}).get("every", False))
 
 
 def _write_out(text: str) -> None:
@@ -792,9 +800,19 @@ def write_svg(path: str, game: Any, view: Any, title: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print events and rolls as JSON.")
 @click.option("--at", "at", type=click.IntRange(min=0), metavar="N", help="The events and rolls up to message N.")
 @click.option("--spectator", is_flag=True, help=SPECTATOR_HELP)
+@click.option("--all", "every", is_flag=True, help=ALL_HELP)
+@click.option("--from", "since", type=click.IntRange(min=0), default=0, metavar="N", help=FROM_HELP)
 @handles_errors
-def log(directory: str, as_json: bool, at: int | None = None, spectator: bool = False) -> None:
-    """The event log: every roll with its dice, result and keying message.
+def log(directory: str, as_json: bool, at: int | None = None, spectator: bool = False, every: bool = False,
+        since: int = 0) -> None:
+    """The event log: the events, and each roll with its dice, result and
+    keying message.
+
+    \b
+    A long game's log is cut to what fits the screen (20 of each in a
+    pipe): the last events and rolls, with a line saying how many earlier
+    ones are left out.  --all prints every one; --from N those from
+    message N on (with --all, all of those).  --json is never cut.
 
     \b
     --at N lists the events up to and including message N and the rolls
@@ -803,6 +821,8 @@ def log(directory: str, as_json: bool, at: int | None = None, spectator: bool = 
 
     \b
     Examples: pbem log games/bob
+              pbem log games/bob --all
+              pbem log games/bob --from 120
               pbem log games/bob --at 12 --spectator
     """
     from pbem.match import session
@@ -811,14 +831,13 @@ def log(directory: str, as_json: bool, at: int | None = None, spectator: bool = 
     identity = None if spectator else viewer_identity()
     match = session.load_view(directory, identity) if at is None else session.load_at(directory, identity, at)
     if as_json:
-        emit_json(render.match_json(match))
+        emit_json(render.match_json(match, since))
         return
     out = console()
     render.print_at(out, match)
     if match.player is None:
         out.print("(a spectator's view: the public record; your own dice and notes need your key)", highlight=False)
-    render.print_events(out, match)
-    render.print_rolls(out, match.replay)
+    render.print_log(out, match, since, every)
 
 
 @main.command()

@@ -57,10 +57,49 @@ def match_json(match: Any, since: int = 0) -> dict[str, Any]:
     }
 
 
-def print_events(out: Console, match: Any, since: int = 0) -> None:
-    for seq, event in newest(match.replay.events, lambda item: item[0] >= since):
-        if seq >= since:
-            out.print(Text.assemble((_seq(seq), "dim"), " ", literal(event.sentence())))
+#: entries of a long history printed in a pipe when no --all is given (at a terminal: what fits the screen)
+PIPE_ENTRIES = 20
+
+
+def fitting(out: Console, parts: int = 1) -> int:
+    """How many entries of a history each of ``parts`` lists may print so
+    that the command's output fits a screen: the terminal's rows less room
+    for the rest (at least 5 each), or :data:`PIPE_ENTRIES` in a pipe."""
+    if not out.is_terminal:
+        return PIPE_ENTRIES
+    return max(5, (out.size.height - 8) // parts)
+
+
+def _hidden(out: Console, match: Any, hidden: int, what: str, since: int) -> None:
+    """The line that says ``hidden`` earlier entries were left out, and how to see them."""
+    if hidden > 0:
+        start = f"--from {since} " if since else ""
+        out.print(literal(f"... {hidden:,} earlier {what} not shown (pbem log {_shell(match)} {start}--all shows "
+                          f"every one; --from N those from message N on)", "dim"))
+
+
+def print_events(out: Console, match: Any, since: int = 0, last: int | None = None) -> None:
+    """The events from message ``since`` on; only the ``last`` of them when given."""
+    events = [(seq, event) for seq, event in newest(match.replay.events, lambda item: item[0] >= since)
+              if seq >= since]
+    if last is not None and len(events) > last:
+        _hidden(out, match, len(events) - last, "events", since)
+        events = events[len(events) - last:]
+    for seq, event in events:
+        out.print(Text.assemble((_seq(seq), "dim"), " ", literal(event.sentence())))
+
+
+def bounded_rolls(out: Console, match: Any, since: int = 0, last: int | None = None) -> list[Any]:
+    """The declared rolls (those awaiting their dice last) keyed from
+    message ``since`` on, only the ``last`` of them when given (a line says
+    how many earlier ones were left out)."""
+    replay = match.replay
+    rolls = declared_rolls(newest(replay.rolls, lambda r: r.key_seq >= since)) + pending_rolls(replay)
+    rolls = [r for r in rolls if r.key_seq >= since]
+    if last is not None and len(rolls) > last:
+        _hidden(out, match, len(rolls) - last, "rolls", since)
+        rolls = rolls[len(rolls) - last:]
+    return rolls
 
 
 def _shell(match: Any) -> str:
@@ -140,7 +179,15 @@ def print_rolls(out: Console, replay: Any, title: str = "Rolls") -> None:
     out.print(rolls_table(declared_rolls(replay.rolls) + pending_rolls(replay), title))
 
 
-def print_show(out: Console, match: Any) -> None:
+def print_log(out: Console, match: Any, since: int = 0, every: bool = False) -> None:
+    """`pbem log`: the events and the rolls from message ``since`` on --
+    every one with ``every``, else the last that fit a screen."""
+    last = None if every else fitting(out, 2)
+    print_events(out, match, since, last)
+    out.print(rolls_table(bounded_rolls(out, match, since, last)))
+
+
+def print_show(out: Console, match: Any, since: int = 0, every: bool = False) -> None:
     from rich.panel import Panel
     from rich.table import Table
 
@@ -156,7 +203,7 @@ def print_show(out: Console, match: Any) -> None:
         table = Table(title="Declared rolls")
         for column in ("roll", "by", "note", "result"):
             table.add_column(column)
-        for r in declared_rolls(match.replay.rolls) + pending_rolls(match.replay):
+        for r in bounded_rolls(out, match, since, None if every else fitting(out)):
             table.add_row(*map(literal, (r.label, r.author, _purpose(r), r.shown())))
         out.print(table)
     if view.get("notes"):
