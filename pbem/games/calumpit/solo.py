@@ -1,11 +1,21 @@
-"""Calumpit Bridge alone at the terminal (DESIGN 4.5): the workflow of
-``pbem solo calumpit --dir DIR``, on top of :mod:`pbem.match.session`.
+"""Calumpit Bridge alone at the terminal: the workflow of ``pbem solo
+calumpit --dir DIR``, on top of :mod:`pbem.match.session`.
 
-pbem plays the ``japanese`` side of the protocol with a house key kept in
-the game's directory: it draws the events and generates the Japanese
-attacks, and both sides' messages go through the session exactly as in a
-game by email, so a solo game is just as verifiable (``pbem verify
-DIR/game``) and a reload cannot change a roll.  Layout::
+You play the ``american`` side at your table; pbem plays the ``japanese``
+side of the protocol with a house key kept in the game's directory.  pbem is
+the umpire -- it draws the event cards, generates the Japanese attacks and
+rolls every table -- and the house plays the Japanese
+(:class:`pbem.games.calumpit.house.House`): it moves the arrived Japanese
+down their road toward the bridge, fires at the American units it has seen
+firing, assaults when the tables favour it, takes its morale checks, sends
+back its units that are going back, and reports the Japanese at the bridge
+when they get there.  Each turn it says what it did and why, and you move
+its figures on your table as it says.
+
+Both sides' messages go through the session exactly as in a game by email,
+so a solo game is just as verifiable (``pbem verify DIR/game``) and a reload
+cannot change a roll: the house's orders follow from the record, and their
+dice are the protocol's.  Layout::
 
     DIR/house/   the house's key (unencrypted: it is pbem's own)
     DIR/game/    the message files, NNNN-SIDE.pbem
@@ -18,6 +28,8 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Callable
+
+from pbem.games.calumpit.house import JUNGLE_LINE
 
 HOUSE_NAME = "pbem house (japanese)"
 COMMANDS = ("help", "show", "send", "done", "end", "quit")
@@ -37,6 +49,9 @@ def run(root: Path, human: Any, ask: Ask, say: Say) -> bool:
     if not any(game_dir.glob("*.pbem")):
         _start(game_dir, human, house)
         say(f"a new solo game in {game_dir}; you play american, pbem plays japanese")
+        say(f"the house's table: the Jungle line is {JUNGLE_LINE} inches up each road from the bridge; the "
+            f"Japanese the cards bring advance from it down their road, and the house sees the American units "
+            f"that fire, where your range puts them")
     match = session.load(game_dir, human)
     printed = 0
     while True:
@@ -46,7 +61,7 @@ def run(root: Path, human: Any, ask: Ask, say: Say) -> bool:
             say(f"check it: pbem verify {game_dir} --audit")
             return True
         if not match.my_turn:  # the house's move: resumed after a stop, or its reply
-            session.play(game_dir, house, _house_orders(match))
+            house_turn(game_dir, house, say)
             match = session.load(game_dir, human)
             continue
         if match.replay.over:  # your closing message
@@ -77,13 +92,28 @@ def _start(game_dir: Path, human: Any, house: Any) -> None:
     session.play(game_dir, house, {})  # message 1: the house accepts; turn 1's event check is keyed by message 0
 
 
-def _house_orders(match: Any) -> dict[str, Any]:
-    """The house moves no figures (you do, at your table, as the cards and
-    JAPANESE ENTRANCE say): it only declares its part of each turn done."""
-    state = match.replay.state
-    if match.replay.over or state.ending_by:
-        return {}
-    return {"order": [{"type": "done"}]} if "japanese" not in state.done else {}
+def house_turn(game_dir: Path, house: Any, say: Say) -> Any:
+    """The house's message: its orders for the position it sees (with its
+    own key: the dice your last message keyed are known to it), each said
+    with why; their dice are keyed by this message and rolled by your reply."""
+    from pbem.games.calumpit import orders as calumpit_orders
+    from pbem.games.calumpit.house import House
+    from pbem.match import session
+
+    match = session.load(game_dir, house)
+    steps = House(match.game).steps(match)
+    for step in steps:
+        if step.order["type"] == "done":
+            continue
+        say(f"  house: {calumpit_orders.to_line(step.order)}")
+        if step.why:
+            say(f"         {step.why}")
+    acts = [s for s in steps if s.order["type"] != "done"]
+    if not acts and not match.replay.over and not match.replay.state.ending_by:
+        say("  house: no Japanese unit can move or fire" if any(
+            u.side == "japanese" and u.in_action for u in match.replay.state.units)
+            else "  house: no Japanese unit is on the table yet (the Hearts cards bring them: JAGT)")
+    return session.play(game_dir, house, {"order": [s.order for s in steps]} if steps else {})
 
 
 # --------------------------------------------------------------------------- the terminal
@@ -92,6 +122,10 @@ def _house_orders(match: Any) -> dict[str, Any]:
 def _print_events(match: Any, printed: int, say: Say) -> int:
     events = match.replay.events
     for seq, event in events[printed:]:
+        if event.rule == "SEQUENCE" and (event.data or {}).get("side") == "japanese":  # the house's done
+            say(f"{seq:04d} [SEQUENCE] the house (japanese) has finished its part of the turn"
+                + (f"; {event.text.split('; ', 1)[1]}" if "; " in event.text else ""))
+            continue
         say(f"{seq:04d} {event.sentence()}")
     return len(events)
 
