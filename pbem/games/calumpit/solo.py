@@ -61,7 +61,7 @@ def run(root: Path, human: Any, ask: Ask, say: Say) -> bool:
             say(f"check it: pbem verify {game_dir} --audit")
             return True
         if not match.my_turn:  # the house's move: resumed after a stop, or its reply
-            house_turn(game_dir, house, say)
+            printed = house_turn(game_dir, house, say, printed)
             match = session.load(game_dir, human)
             continue
         if match.replay.over:  # your closing message
@@ -92,15 +92,19 @@ def _start(game_dir: Path, human: Any, house: Any) -> None:
     session.play(game_dir, house, {})  # message 1: the house accepts; turn 1's event check is keyed by message 0
 
 
-def house_turn(game_dir: Path, house: Any, say: Say) -> Any:
+def house_turn(game_dir: Path, house: Any, say: Say, printed: int | None = None) -> int:
     """The house's message: its orders for the position it sees (with its
-    own key: the dice your last message keyed are known to it), each said
-    with why; their dice are keyed by this message and rolled by your reply."""
+    own key: the dice your last message keyed are known to it, and their
+    events are printed first, from ``printed`` on, unless None), each said
+    with why; their dice are keyed by this message and rolled by your reply.
+    Returns how many events are printed."""
     from pbem.games.calumpit import orders as calumpit_orders
     from pbem.games.calumpit.house import House
     from pbem.match import session
 
     match = session.load(game_dir, house)
+    if printed is not None:
+        printed = _print_events(match, printed, say)
     steps = House(match.game).steps(match)
     for step in steps:
         if step.order["type"] == "done":
@@ -113,7 +117,8 @@ def house_turn(game_dir: Path, house: Any, say: Say) -> Any:
         say("  house: no Japanese unit can move or fire" if any(
             u.side == "japanese" and u.in_action for u in match.replay.state.units)
             else "  house: no Japanese unit is on the table yet (the Hearts cards bring them: JAGT)")
-    return session.play(game_dir, house, {"order": [s.order for s in steps]} if steps else {})
+    session.play(game_dir, house, {"order": [s.order for s in steps]} if steps else {})
+    return printed if printed is not None else len(match.replay.events)
 
 
 # --------------------------------------------------------------------------- the terminal
