@@ -274,6 +274,9 @@ class House:
         plan = _Steps(self.game, state, seq)
         for uid in knocked_out(match):
             plan.offer({"type": "loss", "unit": uid, "men": 1}, f"the house's tank gun knocked out a vehicle of {uid}")
+        for uid, shooter in own_vehicles_lost(match):
+            plan.offer({"type": "loss", "unit": uid, "men": 1},
+                       f"{shooter}'s hit knocked out one of {uid}'s vehicles (engine or fire): it is lost")
         table = read_table(match)
         at_bridge = [p for uid, p in table.posts.items() if p.inches <= 0 and _steady(state, uid)]
         if at_bridge:
@@ -342,8 +345,12 @@ class House:
             soft = [s for s in targets if state.unit(s.uid).kind != "tank"]
             armour = [s for s in targets if state.unit(s.uid).kind == "tank"]
             engaged = table.fired_at.get(uid, -9) >= table.turn - 1 or bool(targets)
-            if unit.kind in ("tank", "gun") and armour and table.distance(post, armour[0]) <= tb["tank_fire"]["columns"][-1]:
-                self._tank_gun(plan, unit, state.unit(armour[0].uid), round(table.distance(post, armour[0])))
+            american_armour = [a for a in armour if table.distance(post, a) <= tb["tank_fire"]["columns"][-1]]
+            # a tank presses on while nothing it sees can hurt it; a charge goes on whatever it sees
+            pressing = unit.kind == "tank" and engaged and (unit.status in CHARGING or not american_armour)
+            if unit.kind in ("tank", "gun") and american_armour:
+                self._tank_gun(plan, unit, state.unit(american_armour[0].uid),
+                               round(table.distance(post, american_armour[0])), moving=pressing and kind is not None)
             if not engaged or not (soft if unit.kind != "tank" or not armour else targets):
                 if kind:
                     plan.offer({"type": "move", "kind": kind, "terrain": "road", "unit": uid},
@@ -366,6 +373,12 @@ class House:
                                 "pairs": [f"{ASSAULT} vs {AMERICAN_COVER}"] * pairs,
                                 "attacker_in": post.terrain, "defender_in": AMERICAN_COVER},
                                f"{uid} assaults {enemy.id} ({why})")
+                continue
+            if (charging or pressing) and kind and not can_assault:
+                plan.offer({"type": "move", "kind": kind, "terrain": "road", "unit": uid},
+                           f"{uid} {'charges' if charging else 'presses on'} down the road ({_in(post.inches)} from "
+                           f"the bridge), firing on the move" + ("" if charging else ": no American tank in sight"))
+                self._fire(plan, unit, enemy, round(distance), moving=True)
                 continue
             if can_assault and (charging or odds >= FAVOURED):
                 terrain = "road" if distance > DEPLOY else ASSAULT_FROM
@@ -394,10 +407,11 @@ class House:
                    f"{unit.id} {'halts and ' if halted else ''}fires at {enemy.id}, seen firing {distance} inches "
                    f"away" + (" (on the move)" if moving else ""))
 
-    def _tank_gun(self, plan: "_Steps", unit: Unit, enemy: Unit, distance: int) -> None:
+    def _tank_gun(self, plan: "_Steps", unit: Unit, enemy: Unit, distance: int, moving: bool = False) -> None:
         gun = "ija-47mm" if unit.target == "japanese-medium" else "ija-37mm"
         plan.offer({"type": "tankfire", "gun": gun, "range": distance, "unit": unit.id, "target": enemy.id,
-                    "vehicle": "stuart"}, f"{unit.id}'s gun fires at {enemy.id}, {distance} inches away")
+                    "vehicle": "stuart", **({"moving_shooter": True} if moving else {})},
+                   f"{unit.id}'s gun fires at {enemy.id}, {distance} inches away" + (" (on the move)" if moving else ""))
 
 
 class _Steps(_Plan):
@@ -412,6 +426,26 @@ class _Steps(_Plan):
             return False
         self.steps.append(Step(self.kept[-1], why))
         return True
+
+
+def own_vehicles_lost(match: Any) -> list[tuple[str, str]]:
+    """(Japanese unit, American shooter) for each American tank-gun shot in
+    the American's last message whose hit knocked out the engine or set the
+    vehicle on fire: one of the house's vehicles is lost (as the bot reports
+    the enemy's, :func:`pbem.games.calumpit.bot.knocked_out`).  The shots'
+    dice were keyed by that message and rolled by this one: their events
+    are listed under this message, one per ``tankfire`` order, in order."""
+    seq = len(match.transcript)
+    if seq < 2 or match.transcript.side_of(seq - 1) != AMERICAN:
+        return []
+    shots = [o for o in match.transcript.messages[seq - 1].body.get("orders", []) if o.get("type") == "tankfire"]
+    results = [e for s, e in match.replay.events if s == seq and e.rule == "TANK FIRE ACTIONS"]
+    if len(shots) != len(results):
+        return []
+    state = match.replay.state
+    return [(o["target"], o.get("unit") or "an American gun") for o, e in zip(shots, results)
+            if o.get("target") and (state.unit(o["target"]) is not None and state.unit(o["target"]).side == JAPANESE)
+            and e.data.get("hit") and (e.data.get("engine") or e.data.get("fire"))]
 
 
 def _steady(state: CalumpitState, uid: str) -> bool:
