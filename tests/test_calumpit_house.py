@@ -63,8 +63,8 @@ def record(units: dict[str, dict[str, Any]], events: list[tuple[int, Event]], or
     """A match for the house to write message ``max seq + 1`` (a Japanese message)."""
     state = GAME.scenario_state({"turn": turn, "units": units, **scenario})
     last = max([s for s, _ in events] + list(orders) + [1])
-    count = last + 1 if last % 2 == 1 else last  # the next message is the house's (odd)
-    count += 1 if count % 2 == 0 else 0
+    count = last if last % 2 == 1 else last + 1  # the house writes the next message (odd); events under it are
+    # the dice of the American's last message, which the house's key rolls
     messages = [Msg("american" if i % 2 == 0 else "japanese", {"orders": orders.get(i, [])}) for i in range(count)]
     return Match(Replay(state, events), Transcript(messages))
 
@@ -252,6 +252,17 @@ def test_japanese_entrance_a_withdrawing_unit_goes_back_until_off_board():
     assert of_type(orders, "status") == [{"type": "status", "unit": "J-INF-1", "status": "offboard"}]
 
 
+def test_tank_fire_actions_the_house_reports_its_vehicle_an_american_gun_knocked_out():
+    shot = {"type": "tankfire", "gun": "us-37mm", "range": 20, "unit": "TANKS", "target": "J-LT-1"}
+    tank = {"side": "japanese", "nationality": "japanese", "kind": "tank", "figures": 2, "force": 1,
+            "target": "japanese-light"}
+    hit = (3, Event("TANK FIRE ACTIONS", "TANKS fires at J-LT-1: hit", {"hit": True, "engine": True, "fire": False}))
+    match = record({"J-LT-1": tank}, jagt(1, "J-LT-1") + [hit], {2: [shot]})
+    assert orders_of(match)[0] == {"type": "loss", "unit": "J-LT-1", "men": 1}
+    miss = (3, Event("TANK FIRE ACTIONS", "TANKS fires at J-LT-1: miss", {"hit": False}))
+    assert of_type(orders_of(record({"J-LT-1": tank}, jagt(1, "J-LT-1") + [miss], {2: [shot]})), "loss") == []
+
+
 def test_the_house_is_deterministic_given_the_record():
     fire = {"type": "fire", "weapon": "rifle", "range": 20, "figures": 12, "terrain": "road", "unit": "1-SQD",
             "target": "J-INF-1"}
@@ -308,5 +319,6 @@ def test_sequence_the_solo_loop_says_when_the_house_has_nothing_to_do(tmp_path, 
     assert not solo.run(tmp_path / "solo", human, lambda prompt: next(lines), said.append)
     out = "\n".join(said)
     assert "the Jungle line is 40 inches up each road from the bridge" in out
+    assert all(len(line) <= 80 for line in said[1:4])  # the opening fits an 80-column terminal
     assert "house: " in out  # what the house did in turn 1 (or that it had nothing on the table)
     assert "japanese has moved and fired all its units" not in out

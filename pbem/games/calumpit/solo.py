@@ -49,9 +49,9 @@ def run(root: Path, human: Any, ask: Ask, say: Say) -> bool:
     if not any(game_dir.glob("*.pbem")):
         _start(game_dir, human, house)
         say(f"a new solo game in {game_dir}; you play american, pbem plays japanese")
-        say(f"the house's table: the Jungle line is {JUNGLE_LINE} inches up each road from the bridge; the "
-            f"Japanese the cards bring advance from it down their road, and the house sees the American units "
-            f"that fire, where your range puts them")
+        say(f"the house's table: the Jungle line is {JUNGLE_LINE} inches up each road from the bridge;")
+        say("the Japanese the cards bring advance from it down their road; the house")
+        say("sees your units when they fire at its units (target=ID), where range= puts them")
     match = session.load(game_dir, human)
     printed = 0
     while True:
