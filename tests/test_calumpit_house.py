@@ -322,3 +322,9 @@ def test_sequence_the_solo_loop_says_when_the_house_has_nothing_to_do(tmp_path, 
     assert all(len(line) <= 80 for line in said[1:4])  # the opening fits an 80-column terminal
     assert "house: " in out  # what the house did in turn 1 (or that it had nothing on the table)
     assert "japanese has moved and fired all its units" not in out
+    # resumed: the current turn's events only, not the whole game again
+    again: list[str] = []
+    assert not solo.run(tmp_path / "solo", human, lambda prompt: "quit", again.append)
+    assert again[0].startswith("resumed: ") and "pbem log" in again[0]
+    assert "start of turn 1: event check" not in "\n".join(again)
+    assert "[SEQUENCE] turn 2 begins" in "\n".join(again)

@@ -46,14 +46,17 @@ def run(root: Path, human: Any, ask: Ask, say: Say) -> bool:
     root = Path(root)
     house = _house(root)
     game_dir = root / "game"
-    if not any(game_dir.glob("*.pbem")):
+    resumed = any(game_dir.glob("*.pbem"))
+    if not resumed:
         _start(game_dir, human, house)
         say(f"a new solo game in {game_dir}; you play american, pbem plays japanese")
         say(f"the house's table: the Jungle line is {JUNGLE_LINE} inches up each road from the bridge;")
         say("the Japanese the cards bring advance from it down their road; the house")
         say("sees your units when they fire at its units (target=ID), where range= puts them")
     match = session.load(game_dir, human)
-    printed = 0
+    printed = _turn_start(match) if resumed else 0
+    if printed:
+        say(f"resumed: {printed} earlier events not shown (pbem log {game_dir} lists them all)")
     while True:
         printed = _print_events(match, printed, say)
         if match.closed:
@@ -122,6 +125,13 @@ def house_turn(game_dir: Path, house: Any, say: Say, printed: int | None = None)
 
 
 # --------------------------------------------------------------------------- the terminal
+
+
+def _turn_start(match: Any) -> int:
+    """The index of the event that began the current turn (0 if none)."""
+    events = match.replay.events
+    starts = [i for i, (_, e) in enumerate(events) if e.rule == "SEQUENCE" and e.text.endswith(" begins")]
+    return starts[-1] if starts else 0
 
 
 def _print_events(match: Any, printed: int, say: Say) -> int:
