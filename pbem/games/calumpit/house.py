@@ -19,11 +19,15 @@ enemy or an enemy unit is visible".  Each message of the house:
 * an engaged unit fights the nearest American unit it can see: it assaults
   (HAND-TO-HAND) when the unit is in sure reach -- no more than the least
   move it can roll -- and the tables favour the assault; it closes in while
-  the assault would be favoured, firing on the move (DIRECT FIRE, moving
-  -10); otherwise it halts and fires.  A charging unit (failed morale) and
-  a Banzai charge (Hearts Ace) go in whatever the odds;
-* its tank guns fire at the American tanks it can see, and it reports each
-  American vehicle they knocked out;
+  the assault would be favoured, firing on the move if a hit is still
+  possible with the -10 (DIRECT FIRE MODIFIERS); otherwise it halts and
+  fires.  A tank presses on down the road while no American tank is in
+  sight.  A charging unit (failed morale) and a Banzai charge (Hearts Ace)
+  go in whatever the odds;
+* its tank guns fire at the American tanks it can see; it reports each
+  American vehicle they knocked out, and each of its own an American gun
+  knocked out;
+* it fires no shot that only a natural 20 could hit;
 * once a steady unit has come down the road to the bridge, the house
   reports the Japanese at the bridge (VICTORY CONDITIONS: the Japanese win);
 * ``done``.
@@ -377,7 +381,7 @@ class House:
             if (charging or pressing) and kind and not can_assault:
                 plan.offer({"type": "move", "kind": kind, "terrain": "road", "unit": uid},
                            f"{uid} {'charges' if charging else 'presses on'} down the road ({_in(post.inches)} from "
-                           f"the bridge), firing on the move" + ("" if charging else ": no American tank in sight"))
+                           f"the bridge)" + ("" if charging else ": no American tank in sight"))
                 self._fire(plan, unit, enemy, round(distance), moving=True)
                 continue
             if can_assault and (charging or odds >= FAVOURED):
@@ -400,7 +404,7 @@ class House:
         else:
             return
         needed = t.hit_number(tb, weapon, distance) + (10 if moving else 0)
-        if needed > 20:  # out of reach: only a natural 20 would hit
+        if needed >= 20:  # out of reach: only a natural 20 would hit
             return
         plan.offer({"type": "fire", "weapon": weapon, "range": distance, "terrain": AMERICAN_COVER, "unit": unit.id,
                     "target": enemy.id, **extra, **({"moving": True} if moving else {})},

@@ -116,10 +116,17 @@ def house_turn(game_dir: Path, house: Any, say: Say, printed: int | None = None)
         if step.why:
             say(f"         {step.why}")
     acts = [s for s in steps if s.order["type"] != "done"]
-    if not acts and not match.replay.over and not match.replay.state.ending_by:
-        say("  house: no Japanese unit can move or fire" if any(
-            u.side == "japanese" and u.in_action for u in match.replay.state.units)
-            else "  house: no Japanese unit is on the table yet (the Hearts cards bring them: JAGT)")
+    state = match.replay.state
+    if not acts and not match.replay.over and not state.ending_by:
+        on_table = [u for u in state.units if u.side == "japanese" and u.in_action]
+        snipers = [u.id for u in on_table if u.kind == "sniper"]
+        if not on_table:
+            say("  house: no Japanese unit on the table yet (the Hearts cards' JAGT brings them)")
+        elif len(snipers) == len(on_table):
+            say(f"  house: nothing to move: {', '.join(snipers)} (the cards' snipers) fire on their own")
+        else:
+            shaken = [f"{u.id} {u.status}" for u in on_table if u.kind != "sniper"]
+            say(f"  house: no Japanese unit can move or fire ({', '.join(shaken)})")
     session.play(game_dir, house, {"order": [s.order for s in steps]} if steps else {})
     return printed if printed is not None else len(match.replay.events)
 
