@@ -14,7 +14,14 @@ import pytest
 
 from pbem.engine.machine import Event
 from pbem.games.calumpit import GAME
-from pbem.games.calumpit.house import JUNGLE_LINE, House, assault_odds, pair_chance, pass_chance, read_table
+from pbem.games.calumpit.house import (
+    JUNGLE_LINE,
+    House,
+    assault_odds,
+    pair_chance,
+    pass_chance,
+    read_table,
+)
 
 ROAD = "the main road from the north (Route 3)"
 

@@ -56,7 +56,14 @@ from typing import Any
 
 from pbem.games.calumpit import tables as t
 from pbem.games.calumpit.bot import _Plan, knocked_out
-from pbem.games.calumpit.state import AMERICAN, JAPANESE, RETREATING, WITHDRAWING, CalumpitState, Unit
+from pbem.games.calumpit.state import (
+    AMERICAN,
+    JAPANESE,
+    RETREATING,
+    WITHDRAWING,
+    CalumpitState,
+    Unit,
+)
 
 #: inches from the bridge to the Jungle line, up each road: the source has no
 #: map, so this is the house's table (set yours so, or tell the house nothing)
@@ -297,7 +304,7 @@ class House:
 
     # ------------------------------------------------------------------ going back, morale
 
-    def _go_back(self, plan: "_Steps", state: CalumpitState, table: Table, seq: int) -> None:
+    def _go_back(self, plan: _Steps, state: CalumpitState, table: Table, seq: int) -> None:
         for uid, post in table.posts.items():
             unit = state.unit(uid)
             if unit is None or not unit.in_action or unit.status not in RETREATING:
@@ -327,7 +334,7 @@ class House:
                 plan.offer({"type": "morale", "unit": uid, "position": post.terrain},
                            f"{uid} tries to rally (a morale check)")
 
-    def _morale(self, plan: "_Steps", state: CalumpitState, table: Table, seq: int) -> None:
+    def _morale(self, plan: _Steps, state: CalumpitState, table: Table, seq: int) -> None:
         for uid, called in table.shelled.items():
             unit = state.unit(uid)
             # rounds called on it two messages ago, and the American's next message put none of its figures in a burst
@@ -337,7 +344,7 @@ class House:
 
     # ------------------------------------------------------------------ forward
 
-    def _advance(self, plan: "_Steps", state: CalumpitState, table: Table) -> None:
+    def _advance(self, plan: _Steps, state: CalumpitState, table: Table) -> None:
         tb = self.game.data.tables
         seen = [s for s in table.seen.values() if table.turn - s.turn < SEEN_TURNS and _standing_american(state, s.uid)]
         for uid, post in table.posts.items():
@@ -395,7 +402,7 @@ class House:
             else:
                 self._fire(plan, unit, enemy, round(distance), moving=False, halted=True)
 
-    def _fire(self, plan: "_Steps", unit: Unit, enemy: Unit, distance: int, moving: bool, halted: bool = False) -> None:
+    def _fire(self, plan: _Steps, unit: Unit, enemy: Unit, distance: int, moving: bool, halted: bool = False) -> None:
         tb = self.game.data.tables
         if unit.kind in RIFLES:
             weapon, extra = "rifle", {"figures": unit.figures}
@@ -411,7 +418,7 @@ class House:
                    f"{unit.id} {'halts and ' if halted else ''}fires at {enemy.id}, seen firing {distance} inches "
                    f"away" + (" (on the move)" if moving else ""))
 
-    def _tank_gun(self, plan: "_Steps", unit: Unit, enemy: Unit, distance: int, moving: bool = False) -> None:
+    def _tank_gun(self, plan: _Steps, unit: Unit, enemy: Unit, distance: int, moving: bool = False) -> None:
         gun = "ija-47mm" if unit.target == "japanese-medium" else "ija-37mm"
         plan.offer({"type": "tankfire", "gun": gun, "range": distance, "unit": unit.id, "target": enemy.id,
                     "vehicle": "stuart", **({"moving_shooter": True} if moving else {})},

@@ -26,8 +26,9 @@ end of input), ``say(text)`` prints.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pbem.games.calumpit.house import JUNGLE_LINE
 
