@@ -47,18 +47,30 @@ def _ask(prompt: str) -> str | None:
               help="The solo game's directory (created; run again to resume).")
 @handles_errors
 def calumpit(directory: str) -> None:
-    """Play Calumpit Bridge alone: you command the Americans at your table,
-    pbem is the umpire and the Japanese.
+    """Play Calumpit Bridge alone: you command the Americans at your table;
+    pbem is the umpire (event cards, Japanese attack generation, every dice
+    table) and plays the Japanese.
+
+    The house's Japanese, each turn: the units the JAGT brings advance from
+    the Jungle line (40 inches up their road from the bridge; the source has
+    no map) down the road toward the bridge; they fire at the American
+    units they have seen firing (a unit is seen when it fires; your fire
+    order's range says where it is), close in and assault when the
+    HAND-TO-HAND odds favour it, take their morale checks, fall back, rout,
+    rally or withdraw as their morale and the cards say, and the house
+    reports the Japanese at the bridge when they reach it (they win). It
+    prints each of its orders with why; move its figures on your table as
+    it says. Its dice, like yours, are the protocol's.
 
     Type one order per line, e.g. ``fire weapon=rifle range=30 figures=12
     terrain=open unit=1-SQD`` (1-SQD is one of your squads from the start;
     add target=ID to name a Japanese unit once the events have put it on the
-    table, e.g. target=J-INF-1); ``done`` sends your orders and ends your
-    part of the turn, ``send`` sends them without ending it, ``end`` ends the
-    game, ``help`` lists every order, ``help ORDER`` (e.g. ``help move``)
-    gives that order's fields, their allowed values and an example, ``show``
-    the position, ``quit`` stops (the game is kept; run the command again to
-    resume).
+    table, e.g. target=J-INF-1: the house then sees your unit); ``done``
+    sends your orders and ends your part of the turn, ``send`` sends them
+    without ending it, ``end`` ends the game, ``help`` lists every order,
+    ``help ORDER`` (e.g. ``help move``) gives that order's fields, their
+    allowed values and an example, ``show`` the position, ``quit`` stops
+    (the game is kept; run the command again to resume).
 
     Example: pbem solo calumpit --dir ~/games/calumpit-1
     """

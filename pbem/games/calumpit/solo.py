@@ -1,11 +1,21 @@
-"""Calumpit Bridge alone at the terminal (DESIGN 4.5): the workflow of
-``pbem solo calumpit --dir DIR``, on top of :mod:`pbem.match.session`.
+"""Calumpit Bridge alone at the terminal: the workflow of ``pbem solo
+calumpit --dir DIR``, on top of :mod:`pbem.match.session`.
 
-pbem plays the ``japanese`` side of the protocol with a house key kept in
-the game's directory: it draws the events and generates the Japanese
-attacks, and both sides' messages go through the session exactly as in a
-game by email, so a solo game is just as verifiable (``pbem verify
-DIR/game``) and a reload cannot change a roll.  Layout::
+You play the ``american`` side at your table; pbem plays the ``japanese``
+side of the protocol with a house key kept in the game's directory.  pbem is
+the umpire -- it draws the event cards, generates the Japanese attacks and
+rolls every table -- and the house plays the Japanese
+(:class:`pbem.games.calumpit.house.House`): it moves the arrived Japanese
+down their road toward the bridge, fires at the American units it has seen
+firing, assaults when the tables favour it, takes its morale checks, sends
+back its units that are going back, and reports the Japanese at the bridge
+when they get there.  Each turn it says what it did and why, and you move
+its figures on your table as it says.
+
+Both sides' messages go through the session exactly as in a game by email,
+so a solo game is just as verifiable (``pbem verify DIR/game``) and a reload
+cannot change a roll: the house's orders follow from the record, and their
+dice are the protocol's.  Layout::
 
     DIR/house/   the house's key (unencrypted: it is pbem's own)
     DIR/game/    the message files, NNNN-SIDE.pbem
@@ -16,8 +26,11 @@ end of input), ``say(text)`` prints.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+
+from pbem.games.calumpit.house import JUNGLE_LINE
 
 HOUSE_NAME = "pbem house (japanese)"
 COMMANDS = ("help", "show", "send", "done", "end", "quit")
@@ -34,11 +47,17 @@ def run(root: Path, human: Any, ask: Ask, say: Say) -> bool:
     root = Path(root)
     house = _house(root)
     game_dir = root / "game"
-    if not any(game_dir.glob("*.pbem")):
+    resumed = any(game_dir.glob("*.pbem"))
+    if not resumed:
         _start(game_dir, human, house)
         say(f"a new solo game in {game_dir}; you play american, pbem plays japanese")
+        say(f"the house's table: the Jungle line is {JUNGLE_LINE} inches up each road from the bridge;")
+        say("the Japanese the cards bring advance from it down their road; the house")
+        say("sees your units when they fire at its units (target=ID), where range= puts them")
     match = session.load(game_dir, human)
-    printed = 0
+    printed = _turn_start(match) if resumed else 0
+    if printed:
+        say(f"resumed: {printed} earlier events not shown (pbem log {game_dir} lists them all)")
     while True:
         printed = _print_events(match, printed, say)
         if match.closed:
@@ -46,7 +65,7 @@ def run(root: Path, human: Any, ask: Ask, say: Say) -> bool:
             say(f"check it: pbem verify {game_dir} --audit")
             return True
         if not match.my_turn:  # the house's move: resumed after a stop, or its reply
-            session.play(game_dir, house, _house_orders(match))
+            printed = house_turn(game_dir, house, say, printed)
             match = session.load(game_dir, human)
             continue
         if match.replay.over:  # your closing message
@@ -77,21 +96,59 @@ def _start(game_dir: Path, human: Any, house: Any) -> None:
     session.play(game_dir, house, {})  # message 1: the house accepts; turn 1's event check is keyed by message 0
 
 
-def _house_orders(match: Any) -> dict[str, Any]:
-    """The house moves no figures (you do, at your table, as the cards and
-    JAPANESE ENTRANCE say): it only declares its part of each turn done."""
+def house_turn(game_dir: Path, house: Any, say: Say, printed: int | None = None) -> int:
+    """The house's message: its orders for the position it sees (with its
+    own key: the dice your last message keyed are known to it, and their
+    events are printed first, from ``printed`` on, unless None), each said
+    with why; their dice are keyed by this message and rolled by your reply.
+    Returns how many events are printed."""
+    from pbem.games.calumpit import orders as calumpit_orders
+    from pbem.games.calumpit.house import House
+    from pbem.match import session
+
+    match = session.load(game_dir, house)
+    if printed is not None:
+        printed = _print_events(match, printed, say)
+    steps = House(match.game).steps(match)
+    for step in steps:
+        if step.order["type"] == "done":
+            continue
+        say(f"  house: {calumpit_orders.to_line(step.order)}")
+        if step.why:
+            say(f"         {step.why}")
+    acts = [s for s in steps if s.order["type"] != "done"]
     state = match.replay.state
-    if match.replay.over or state.ending_by:
-        return {}
-    return {"order": [{"type": "done"}]} if "japanese" not in state.done else {}
+    if not acts and not match.replay.over and not state.ending_by:
+        on_table = [u for u in state.units if u.side == "japanese" and u.in_action]
+        snipers = [u.id for u in on_table if u.kind == "sniper"]
+        if not on_table:
+            say("  house: no Japanese unit on the table yet (the Hearts cards' JAGT brings them)")
+        elif len(snipers) == len(on_table):
+            say(f"  house: nothing to move: {', '.join(snipers)} (the cards' snipers) fire on their own")
+        else:
+            shaken = [f"{u.id} {u.status}" for u in on_table if u.kind != "sniper"]
+            say(f"  house: no Japanese unit can move or fire ({', '.join(shaken)})")
+    session.play(game_dir, house, {"order": [s.order for s in steps]} if steps else {})
+    return printed if printed is not None else len(match.replay.events)
 
 
 # --------------------------------------------------------------------------- the terminal
 
 
+def _turn_start(match: Any) -> int:
+    """The index of the event that began the current turn (0 if none)."""
+    events = match.replay.events
+    starts = [i for i, (_, e) in enumerate(events) if e.rule == "SEQUENCE" and e.text.endswith(" begins")]
+    return starts[-1] if starts else 0
+
+
 def _print_events(match: Any, printed: int, say: Say) -> int:
     events = match.replay.events
     for seq, event in events[printed:]:
+        if event.rule == "SEQUENCE" and (event.data or {}).get("side") == "japanese":  # the house's done
+            say(f"{seq:04d} [SEQUENCE] the house (japanese) has finished its part of the turn"
+                + (f"; {event.text.split('; ', 1)[1]}" if "; " in event.text else ""))
+            continue
         say(f"{seq:04d} {event.sentence()}")
     return len(events)
 
