@@ -437,7 +437,7 @@ class CalumpitGame:
                          + " (draw order; condition = false if it does not hold)")
         for s in state.sniped:
             lines.append(f"{s.sniper}'s {'hit' if s.hit else 'miss'} on {s.unit or s.target}: its "
-                         + ("save and " if s.hit else "") + "morale check are owed (sniped order)")
+                         + ("save and morale check are" if s.hit else "morale check is") + " owed (sniped order)")
         for sp in state.spotters:
             lines.append(f"a spotter aircraft circles: {sp.condition}, the Japanese attack (spotter order)")
         spent = effects.japanese_force_spent(state)
