@@ -194,7 +194,7 @@ class Journal:
         from pbem.util.atomicfile import replace
 
         values = [self.answering, self.pending, self.notified]
-        doc = {**dict(zip(self.FIELDS, values)), "mac": _mac(key, values)}
+        doc = {**dict(zip(self.FIELDS, values, strict=True)), "mac": _mac(key, values)}
         replace(directory / JOURNAL, json.dumps(doc).encode("utf-8"))
 
 

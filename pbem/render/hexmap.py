@@ -51,7 +51,6 @@ from rich.console import Group
 from rich.style import Style
 from rich.text import Text
 
-from pbem.engine.hexes import Hex
 from pbem.engine.mapdata import GameMap
 from pbem.errors import InputError
 
@@ -364,7 +363,7 @@ class _Canvas:
 
     def lines(self) -> "Lines":
         runs = []
-        for chars, styles in zip(self.chars, self.styles):
+        for chars, styles in zip(self.chars, self.styles, strict=True):
             line, out, start = "".join(chars).rstrip(), [], 0
             for x in range(1, len(line) + 1):
                 if x == len(line) or styles[x] is not styles[start]:

@@ -173,9 +173,9 @@ def board_stacks(gmap: GameMap, view: Mapping[str, Any]) -> dict[str, list[dict[
     for where, items in stacks.items():
         here = [u for u in units if isinstance(u, Mapping) and u.get("where") == where]
         counters = [it for it in items if it.get("side")]
-        if len(here) != len(counters) or any(u.get("side") != it["side"] for u, it in zip(here, counters)):
+        if len(here) != len(counters) or any(u.get("side") != it["side"] for u, it in zip(here, counters, strict=True)):
             continue  # not the view's own order: draw the counters as given
-        for unit, it in zip(here, counters):
+        for unit, it in zip(here, counters, strict=True):
             _marks_of(unit, it)
     gone = view.get("eliminated") or []
     if gone:

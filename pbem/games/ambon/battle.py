@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.machine import Event, illegal, replace
-from pbem.games.ambon import combat, entering, movement, results, retreat
+from pbem.games.ambon import combat, entering, movement, results
 from pbem.games.ambon.state import ELIMINATED, JAPANESE, AmbonState, Battle, CombatStage, Fight, Piece, other
 
 if TYPE_CHECKING:

@@ -361,7 +361,7 @@ class AmbonData:
         if odds != sorted(set(odds)):
             raise src.error("tables.crt.columns", "the columns must run from the worst odds to the best (11.0)")
         for row, cells in crt.rows.items():
-            for column, cell in zip(crt.columns, cells):
+            for column, cell in zip(crt.columns, cells, strict=False):
                 if not CRT_RESULT.fullmatch(cell):
                     raise src.error(f"tables.crt.rows.{row}", f"result {cell!r} in column {column} is not "
                                                               f"\"A/D\" hits with an optional r or R (11.3)",

@@ -236,7 +236,7 @@ def _move(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[AmbonS
     events: list[Event] = []
     spent = piece.spent
     walked = [path[0]]
-    for h, paid in zip(route.hexes[1:], route.steps):
+    for h, paid in zip(route.hexes[1:], route.steps, strict=True):
         where = data.map.label(h)
         spent += paid
         walked.append(where)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.engine.machine import Event, illegal, replace
 from pbem.engine.paths import format_mp
 from pbem.errors import IllegalOrderError
-from pbem.games.ambon import combat, entering, movement, results, retreat
+from pbem.games.ambon import combat, entering, movement, results
 from pbem.games.ambon.state import (
     ALLIED,
     ELIMINATED,
@@ -60,11 +60,11 @@ def start(data: "AmbonData", state: AmbonState, box: str, seq: int) -> tuple[Amb
     """6.0: the Japanese attempt a landing from First Wave box ``box``."""
     lane = data.lane_of_box(box)
     if lane is None or lane.first_wave != box:
-        raise illegal("6.0", f"{box!r} is not a First Wave box ({', '.join(l.first_wave for l in data.lanes.values())})")
+        raise illegal("6.0", f"{box!r} is not a First Wave box ({', '.join(ln.first_wave for ln in data.lanes.values())})")
     units = landing_units(data, state, box)
     if not units:
         raise illegal("6.0", f"no Japanese unit is in {box}")
-    if any(l.lane == lane.id for l in state.landings):
+    if any(ld.lane == lane.id for ld in state.landings):
         raise illegal("6.0", f"the landing from {box} has already been ordered or postponed this turn")
     held = [p.id for p in state.at(lane.target) if p.side == ALLIED and not p.concealed]
     if held and not fighters(data, state, units):
@@ -149,7 +149,7 @@ def postpone(data: "AmbonData", state: AmbonState, box: str) -> tuple[AmbonState
     lane = data.lane_of_box(box)
     if lane is None or lane.first_wave != box or not state.at(box):
         raise illegal("6.0", f"{box!r} is not a First Wave box holding units")
-    if any(l.lane == lane.id for l in state.landings):
+    if any(ld.lane == lane.id for ld in state.landings):
         raise illegal("6.0", f"the landing from {box} has already been ordered or postponed this turn")
     record = Landing(lane.id, landing_units(data, state, box), LandingStage.POSTPONED)
     return replace(state, landings=state.landings + (record,)), [
@@ -159,7 +159,7 @@ def postpone(data: "AmbonData", state: AmbonState, box: str) -> tuple[AmbonState
 def unattempted(data: "AmbonData", state: AmbonState) -> list[str]:
     """6.0: First Wave boxes holding units whose landing has been neither
     attempted nor postponed this Landing Phase."""
-    done = {l.lane for l in state.landings}
+    done = {ld.lane for ld in state.landings}
     return [lane.first_wave for lane in data.lanes.values() if lane.id not in done and state.at(lane.first_wave)]
 
 
@@ -220,7 +220,7 @@ def resolve(data: "AmbonData", state: AmbonState, landing: Landing, die: int) ->
 
 
 def _landing_stage(state: AmbonState, lane_id: str, stage: LandingStage) -> AmbonState:
-    return replace(state, landings=tuple(replace(l, stage=stage) if l.lane == lane_id else l for l in state.landings))
+    return replace(state, landings=tuple(replace(ld, stage=stage) if ld.lane == lane_id else ld for ld in state.landings))
 
 
 def sweep(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]]:
@@ -247,8 +247,8 @@ def sweep(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]
             continue
         state = state.with_pieces(replace(p, where=lane.first_wave) for p in waiting)
         events.append(Event("6.4", f"{', '.join(p.id for p in waiting)} move up to {lane.first_wave}"))
-    used = sorted({data.lanes[l.lane].mine_box for l in state.landings
-                   if data.lanes[l.lane].mine_box and l.stage not in (LandingStage.POSTPONED, LandingStage.NOT_MADE)})
+    used = sorted({data.lanes[ld.lane].mine_box for ld in state.landings
+                   if data.lanes[ld.lane].mine_box and ld.stage not in (LandingStage.POSTPONED, LandingStage.NOT_MADE)})
     swept = used
     if state.ruling("6.4") == "every-turn":
         swept = sorted({m.box for m in state.mines if m.box != REMOVED and m.status in ("real", "dummy")} | set(used))
@@ -408,7 +408,7 @@ def resolve_combat(data: "AmbonData", state: AmbonState, lc: LandingCombat) -> t
     lane = data.lanes[lc.lane]
     events: list[Event] = []
     if lc.fight is None:
-        landing = next(l for l in state.landings if l.lane == lc.lane)
+        landing = next(ld for ld in state.landings if ld.lane == lc.lane)
         units = [u for u in landing.units if state.piece(u).where == lane.first_wave]
         fighting = [state.piece(u) for u in fighters(data, state, units)]
         factor = Fraction(lc.factor)  # the 6.3 table's "combat-1/4", "combat-1/2", "combat-1"
@@ -472,7 +472,7 @@ def come_ashore(data: "AmbonData", state: AmbonState, lane_id: str) -> tuple[Amb
     onto it under the opposed-landing marker, with every effect of entering
     it; artillery "may not advance along with the other units"."""
     lane = data.lanes[lane_id]
-    landing = next(l for l in state.landings if l.lane == lane_id)
+    landing = next(ld for ld in state.landings if ld.lane == lane_id)
     units = [u for u in landing.units if state.piece(u).where == lane.first_wave]
     movers = [state.piece(u) for u in fighters(data, state, units)]
     state = _landing_stage(_with_combat(state, None, lane_id), lane_id, LandingStage.DONE)

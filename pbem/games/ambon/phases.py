@@ -34,7 +34,7 @@ def blocker(data: "AmbonData", state: AmbonState) -> str:
     """Why the current phase cannot end yet, in words ("" when it can)."""
     if state.owed:
         return f"{state.owed[0].side} owes the reveal of {', '.join(r.slot for r in state.owed)}"
-    rolling = [l for l in state.landings if l.stage in (LandingStage.REVEALS, LandingStage.ROLL)]
+    rolling = [ld for ld in state.landings if ld.stage in (LandingStage.REVEALS, LandingStage.ROLL)]
     if rolling:
         return f"the landing from {data.lanes[rolling[0].lane].first_wave} is not resolved"
     if state.landing_combats:

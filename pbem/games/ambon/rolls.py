@@ -30,10 +30,10 @@ Resolve = Callable[[AmbonState, int], "tuple[AmbonState, list[Event]]"]
 def _pending(data: "AmbonData", state: AmbonState) -> Iterator[tuple[DiceDue, Resolve]]:
     """Every roll due now, in the order they are rolled, with what applies it."""
     lanes = data.lanes
-    for l in state.landings:
-        if l.stage is LandingStage.ROLL:
-            yield (DiceDue(l.label, 1, 6, l.key_seq, f"landing on {lanes[l.lane].target}"),
-                   lambda s, die, l=l: _landed(data, s, l, die))
+    for ld in state.landings:
+        if ld.stage is LandingStage.ROLL:
+            yield (DiceDue(ld.label, 1, 6, ld.key_seq, f"landing on {lanes[ld.lane].target}"),
+                   lambda s, die, ld=ld: _landed(data, s, ld, die))
     for lc in state.landing_combats:
         if lc.stage is CombatStage.ROLL:
             yield (DiceDue(lc.label, 1, 6, lc.key_seq, f"landing combat on {lanes[lc.lane].target}"),
@@ -76,10 +76,10 @@ def rolled(data: "AmbonData", state: AmbonState, action: DiceRolled) -> tuple[Am
 # --------------------------------------------------------------------------- what each die does
 
 
-def _landed(data: "AmbonData", state: AmbonState, l: Landing, die: int) -> tuple[AmbonState, list[Event]]:
+def _landed(data: "AmbonData", state: AmbonState, ld: Landing, die: int) -> tuple[AmbonState, list[Event]]:
     from pbem.games.ambon import landing
 
-    return landing.resolve(data, state, l, die)
+    return landing.resolve(data, state, ld, die)
 
 
 def _landing_fought(data: "AmbonData", state: AmbonState, lc: LandingCombat, die: int) -> tuple[AmbonState, list[Event]]:
@@ -102,7 +102,7 @@ def _recovered(data: "AmbonData", state: AmbonState, check: RecoveryCheck, die: 
 
 
 def _bombarded(data: "AmbonData", state: AmbonState, b: Bombardment, die: int) -> tuple[AmbonState, list[Event]]:
-    from pbem.games.ambon import bombardment, hidden, retreat
+    from pbem.games.ambon import bombardment, hidden
 
     state = replace(state, bombardments=tuple(x for x in state.bombardments if x != b))
     state, events, forced = bombardment.resolve_bombardment(data, state, b.unit, b.target, die, defensive=b.defensive)

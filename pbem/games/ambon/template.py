@@ -352,7 +352,7 @@ def _off_map(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str]
 def _landings(game: Any, state: AmbonState, out: Sections) -> None:
     data = game.data
     boxes = [lane for lane in data.lanes.values() if state.at(lane.first_wave)]
-    ordered = {l.lane for l in state.landings}
+    ordered = {ld.lane for ld in state.landings}
     open_boxes = [lane for lane in boxes if lane.id not in ordered]
     if not open_boxes:
         return
