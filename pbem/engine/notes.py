@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 from pbem.engine.contract import Section
 from pbem.engine.machine import Event, illegal, replace
@@ -60,7 +60,7 @@ class EndedByOrder:
     ``over`` and ``ending_by``; ``end_rule`` is the rule the events cite.
     Mixed in before :class:`pbem.engine.machine.Dispatching`."""
 
-    end_rule: str
+    end_rule: ClassVar[str]
     dispatch: Callable[[Any, Any], tuple[Any, list[Event]]]  # Dispatching's, later in the MRO
 
     def apply(self, state: Any, action: Any) -> tuple[Any, list[Event]]:

@@ -788,8 +788,8 @@ def _legend(pic: _Picture, gmap: GameMap, names: Mapping[str, str], overstack: M
             sg = ET.SubElement(g, "g", {"class": "swatch"})
             _swatch(pic, sg, swatch, x, y, sw)
             for el in sg.iter():  # a sample, not a counter of the position
-                if el.get("class") in ("counter", "marker", "marker mine", "stack"):
-                    el.set("class", "sample-" + el.get("class").replace(" ", "-"))
+                if (kind := el.get("class")) in ("counter", "marker", "marker mine", "stack"):
+                    el.set("class", "sample-" + kind.replace(" ", "-"))
         tx = x + (sw + size * 0.25 if swatch else 0)
         pic.text(g, tx, y + sw / 2 + fs * 0.36, [label], fs, container=frame, cls="legend-label")
         x += w

@@ -176,6 +176,7 @@ def attempt_the_rest(data: "AmbonData", state: AmbonState, seq: int) -> tuple[Am
             state, more = start(data, state, box, seq)
         except IllegalOrderError as err:
             lane = data.lane_of_box(box)
+            assert lane is not None  # box is a lane's First Wave box (unattempted)
             state = replace(state, landings=state.landings + (
                 Landing(lane.id, landing_units(data, state, box), LandingStage.NOT_MADE),))
             events.append(Event(err.rule or "6.0", f"the landing from {box} is not made: {str(err).removeprefix(f'{err.rule}: ')}"))
@@ -212,7 +213,7 @@ def resolve(data: "AmbonData", state: AmbonState, landing: Landing, die: int) ->
     state = _landing_stage(state, landing.lane, LandingStage.DONE)
     penalty = result  # the marker the landing units get: No Move, or -N MP (6.2)
     state = state.with_pieces(replace(state.piece(u), where=lane.target, penalty=penalty) for u in landing.units)
-    what = "no movement this turn" if penalty == "no-move" else f"-{format_mp(less, unit=False)} MP this turn"
+    what = "no movement this turn" if less is None else f"-{format_mp(less, unit=False)} MP this turn"  # None: no-move
     events = [Event(rule, f"landing on {lane.target}: {shown} -> landing succeeds, {what}",
                     {"lane": landing.lane, "roll": die, "drms": [list(m) for m in mods], "total": total, "result": result, "landed": list(landing.units)})]
     state, more = entering.entered_all(data, state, list(landing.units), lane.target, landed=True)
@@ -247,8 +248,8 @@ def sweep(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]
             continue
         state = state.with_pieces(replace(p, where=lane.first_wave) for p in waiting)
         events.append(Event("6.4", f"{', '.join(p.id for p in waiting)} move up to {lane.first_wave}"))
-    used = sorted({data.lanes[ld.lane].mine_box for ld in state.landings
-                   if data.lanes[ld.lane].mine_box and ld.stage not in (LandingStage.POSTPONED, LandingStage.NOT_MADE)})
+    used = sorted({mine_box for ld in state.landings
+                   if (mine_box := data.lanes[ld.lane].mine_box) and ld.stage not in (LandingStage.POSTPONED, LandingStage.NOT_MADE)})
     swept = used
     if state.ruling("6.4") == "every-turn":
         swept = sorted({m.box for m in state.mines if m.box != REMOVED and m.status in ("real", "dummy")} | set(used))
@@ -431,7 +432,7 @@ def resolve_combat(data: "AmbonData", state: AmbonState, lc: LandingCombat) -> t
         lc = replace(lc, fight=Fight(lane.target, JAPANESE, tuple(p.id for p in fighting), rolled.result,
                                      tuple(p.id for p in defenders), names=("Allied", "Japanese"),
                                      label="landing combat on"))
-    state, more, fight = results.settle(data, state, lc.fight, _busy(data, state, lc.lane))
+    state, more, fight = results.settle(data, state, lc.settling, _busy(data, state, lc.lane))
     events += more
     if not fight.done:
         return _with_combat(state, replace(lc, stage=CombatStage.LOSSES, fight=fight), lc.lane), events
@@ -446,11 +447,11 @@ def resolve_combat(data: "AmbonData", state: AmbonState, lc: LandingCombat) -> t
 def awaiting_choice(state: AmbonState, side: str, target: str | None = None) -> list[LandingCombat]:
     """The landing combats waiting for ``side``'s 11.3 choice (at ``target``)."""
     return [lc for lc in state.landing_combats if lc.stage is CombatStage.LOSSES and lc.waiting == side
-            and (target is None or lc.fight.target == target)]
+            and (target is None or lc.settling.target == target)]
 
 
 def open_choices(data: "AmbonData", state: AmbonState, lc: LandingCombat) -> dict[str, Any]:
-    return results.open_choices(data, state, lc.fight, _busy(data, state, lc.lane))
+    return results.open_choices(data, state, lc.settling, _busy(data, state, lc.lane))
 
 
 def answer(data: "AmbonData", state: AmbonState, side: str, kind: str, value: str, target: str | None,
@@ -460,9 +461,9 @@ def answer(data: "AmbonData", state: AmbonState, side: str, kind: str, value: st
     waiting = awaiting_choice(state, side, target)
     if len(waiting) != 1:
         raise illegal("11.3", "say which landing combat this answers (target = ...): choices open on "
-                              + ", ".join(lc.fight.target for lc in awaiting_choice(state, side)))
+                              + ", ".join(lc.settling.target for lc in awaiting_choice(state, side)))
     lc = waiting[0]
-    fight, event = results.take_answer(state, lc.fight, side, kind, value, more, open_choices(data, state, lc))
+    fight, event = results.take_answer(state, lc.settling, side, kind, value, more, open_choices(data, state, lc))
     return _with_combat(state, replace(lc, fight=fight), lc.lane), [event]
 
 

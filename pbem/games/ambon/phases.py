@@ -40,7 +40,7 @@ def blocker(data: "AmbonData", state: AmbonState) -> str:
     if state.landing_combats:
         lc = state.landing_combats[0]
         if lc.stage is CombatStage.LOSSES:
-            return f"{lc.waiting} has not chosen the losses and retreats of the landing combat on {lc.fight.target} (11.3)"
+            return f"{lc.waiting} has not chosen the losses and retreats of the landing combat on {lc.settling.target} (11.3)"
         return f"the landing combat from {data.lanes[lc.lane].first_wave} is not resolved"
     if state.bombardments:
         return f"{state.bombardments[0].unit}'s bombardment is not resolved"

@@ -13,7 +13,7 @@ is rolled, so that viewing a position does not load them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
 
 from pbem.engine.later import match_roll
 from pbem.engine.machine import DiceDue, DiceRolled, Event, replace
@@ -25,6 +25,13 @@ if TYPE_CHECKING:
     from pbem.games.ambon.data import AmbonData
 
 Resolve = Callable[[AmbonState, int], "tuple[AmbonState, list[Event]]"]
+_Rolled = TypeVar("_Rolled")
+
+
+def _resolving(apply: Callable[["AmbonData", AmbonState, _Rolled, int], "tuple[AmbonState, list[Event]]"],
+               data: "AmbonData", rolled_for: _Rolled) -> Resolve:
+    """What a die does: ``apply`` bound to the data and to what it is rolled for."""
+    return lambda s, die: apply(data, s, rolled_for, die)
 
 
 def _pending(data: "AmbonData", state: AmbonState) -> Iterator[tuple[DiceDue, Resolve]]:
@@ -33,21 +40,21 @@ def _pending(data: "AmbonData", state: AmbonState) -> Iterator[tuple[DiceDue, Re
     for ld in state.landings:
         if ld.stage is LandingStage.ROLL:
             yield (DiceDue(ld.label, 1, 6, ld.key_seq, f"landing on {lanes[ld.lane].target}"),
-                   lambda s, die, ld=ld: _landed(data, s, ld, die))
+                   _resolving(_landed, data, ld))
     for lc in state.landing_combats:
         if lc.stage is CombatStage.ROLL:
             yield (DiceDue(lc.label, 1, 6, lc.key_seq, f"landing combat on {lanes[lc.lane].target}"),
-                   lambda s, die, lc=lc: _landing_fought(data, s, lc, die))
+                   _resolving(_landing_fought, data, lc))
     for b in state.bombardments:
         yield (DiceDue(b.label, 1, 6, b.key_seq, f"{b.unit} bombards {b.target}"),
-               lambda s, die, b=b: _bombarded(data, s, b, die))
+               _resolving(_bombarded, data, b))
     for r in state.recoveries:
         yield (DiceDue(r.label, 1, 6, r.key_seq, f"recovery check of {r.unit}"),
-               lambda s, die, r=r: _recovered(data, s, r, die))
-    for b in state.battles:
-        if b.stage is CombatStage.ROLL:
-            yield (DiceDue(b.label, 1, 6, b.key_seq, f"combat at {b.target}"),
-                   lambda s, die, b=b: _fought(data, s, b, die))
+               _resolving(_recovered, data, r))
+    for bt in state.battles:
+        if bt.stage is CombatStage.ROLL:
+            yield (DiceDue(bt.label, 1, 6, bt.key_seq, f"combat at {bt.target}"),
+                   _resolving(_fought, data, bt))
 
 
 def due(data: "AmbonData", state: AmbonState) -> list[DiceDue]:
