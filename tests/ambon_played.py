@@ -1001,7 +1001,7 @@ def check_phase_events(ref: ActionReplay, events: list[tuple[int, Event]], state
     opens = [(i, d) for i, d in marks if "skipped" not in d and phase_name(d["phase"]) in TURN_PHASES]
     got = [(int(d.get("turn", 0)), phase_name(d["phase"])) for _, d in opens]
     if got != expected[: len(got)]:
-        first = next(k for k, (g, w) in enumerate(zip(got + [None], expected)) if g != w)
+        first = next(k for k, (g, w) in enumerate(zip(got + [None], expected, strict=False)) if g != w)
         ref.bad("5.0", f"phase {first + 1} of the game was opened as {got[first] if first < len(got) else 'nothing'}, "
                        f"5.0 wants {expected[first] if first < len(expected) else 'the end'}")
         return True
@@ -1103,7 +1103,7 @@ def play_game(seed: int, root: Path, *, options: Iterable[str] | None = None, ma
     checker.finish(match)
     if verify and match.closed:
         reports = [session.verify([s.directory], audit=True) for s in sides.values()]
-        for s, report in zip(sides.values(), reports):
+        for s, report in zip(sides.values(), reports, strict=False):
             for problem in report.problems:
                 ref.bad("replay", f"verify --audit of {s.directory.name}'s directory: {problem}")
         logs = [[r.to_json() for r in rep.replay.rolls] for rep in reports]

@@ -8,7 +8,7 @@ import pytest
 from pbem.engine import referee
 from pbem.engine.machine import DecisionDue, DiceDue, MessageEnd, Ordered, replace
 from pbem.errors import IllegalOrderError
-from pbem.games.ambon import GAME, battle, combat, retreat
+from pbem.games.ambon import GAME, combat, retreat
 from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE, PendingHit
 
 # 15.0, Japanese Combat Phase of turn 2, after the movement and the bombardment

@@ -8,7 +8,7 @@ import pytest
 
 from pbem.engine.machine import DiceDue, DiceRolled, MessageEnd, Ordered, replace
 from pbem.errors import IllegalOrderError, InputError
-from pbem.games.ambon import GAME, combat, retreat
+from pbem.games.ambon import GAME, retreat
 from pbem.games.ambon.state import ALLIED, ELIMINATED, JAPANESE
 
 #: every choice of 11.1, 11.3 and 11.4 made by standing instructions (11.3's by the shipped policies)

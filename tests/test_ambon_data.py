@@ -437,7 +437,7 @@ def test_7_0_hexside_features_join_land(m):
 
 def test_7_0_rivers_are_continuous_and_reach_the_sea(m):
     for chain in m.chains["river"]:
-        for a, b, c in zip(chain, chain[1:], chain[2:]):
+        for a, b, c in zip(chain, chain[1:], chain[2:], strict=False):
             assert a.is_adjacent(c), f"river breaks at {m.label(a)} {m.label(b)} {m.label(c)}"
         a, b = chain[0], chain[1]
         mouth = [n for n in a.neighbours() if b.is_adjacent(n)]
@@ -520,7 +520,7 @@ def test_6_lanes_target_coastal_hexes(m, landings):
         assert (fw.kind, sw.kind) == ("first-wave", "second-wave")
         assert fw.target == sw.target == target
     wave_boxes = {b.id for b in m.boxes.values() if b.kind in ("first-wave", "second-wave")}
-    assert wave_boxes == {l[k] for l in lanes.values() for k in ("first_wave", "second_wave")}
+    assert wave_boxes == {lane[k] for lane in lanes.values() for k in ("first_wave", "second_wave")}
 
 
 def test_6_1_mines_only_in_the_bays(m, landings):
@@ -534,7 +534,7 @@ def test_6_1_mines_only_in_the_bays(m, landings):
             assert "mine_box" not in lane, lane_id
         else:   # 6.1: "the corresponding mine box"
             assert boxes[lane["mine_box"]]["bay"] == lane["bay"], lane_id
-    used = {l["mine_box"] for l in landings["lanes"].values() if "mine_box" in l}
+    used = {lane["mine_box"] for lane in landings["lanes"].values() if "mine_box" in lane}
     assert used == set(boxes)
     assert {boxes[b]["bay"] for b in boxes} == {"ambon", "baguala"}
     assert landings["mines"]["real"] == 5 and landings["mines"]["dummy"] == 3
@@ -551,8 +551,8 @@ def test_16_0_lanes_reach_the_historical_and_example_beaches(m, landings):
     assert m.layout.to_offset(beach)[1] > m.layout.to_offset(liang)[1]      # 15.0: south of Liang
     assert "mine_box" not in by_id["liang"]                                  # 15.0: no mine check
     assert by_id["laha"]["bay"] == "ambon" and by_id["laha"]["mine_box"]    # 15.0: mines
-    inner = [l for l in landings["lanes"].values() if l["bay"] == "ambon"
-             and H(m, l["target"]).distance(m.place("Ambon")) <= 2]
+    inner = [lane for lane in landings["lanes"].values() if lane["bay"] == "ambon"
+             and H(m, lane["target"]).distance(m.place("Ambon")) <= 2]
     assert inner, "a lane into the inner bay toward Ambon town"
 
 
@@ -798,12 +798,12 @@ def test_3_0_key_location_vp_tracks(m, turns):
         assert len(tracks) == 1
         track = tracks.pop()
         assert len(track) == 10
-        assert all(a >= b for a, b in zip(track, track[1:]))
+        assert all(a >= b for a, b in zip(track, track[1:], strict=False))
         assert track[0] > 0 and track[-1] < 0
         assert cls["uncontrolled_at_end"] < track[-1]
     double = m.key_locations[H(m, "1809")].vp
     single = m.key_locations[H(m, "1402")].vp
-    assert all(abs(d) >= abs(s) for d, s in zip(double, single))    # double star weighs more
+    assert all(abs(d) >= abs(s) for d, s in zip(double, single, strict=False))    # double star weighs more
     assert all("vp" not in cls for cls in classes.values())          # one source: map.toml
 
 

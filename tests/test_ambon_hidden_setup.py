@@ -82,7 +82,7 @@ def test_4_1_historical_setup_seals_the_identities_the_player_gives(players, tmp
     example's dummies and detachments swapped, so it is not the file's)."""
     a, b = players
     swapped = {k: {"dummy": "detachment", "detachment": "dummy"}[v] for k, v in IDENTITIES.items()}
-    mines = dict(zip(MINES, ["dummy", "dummy", "dummy", "real", "real", "real", "real", "real"]))
+    mines = dict(zip(MINES, ["dummy", "dummy", "dummy", "real", "real", "real", "real", "real"], strict=False))
     r = join(b, propose(a, b), tmp_path, f'[[order]]\nsetup = "historical"\nidentities = {table(swapped)}\n'
                                          f"mines = {table(mines)}\n", "given")
     assert r.exit_code == 0, r.output

@@ -204,7 +204,7 @@ def differing(a: tuple[int, int, int, list[bytes]], b: tuple[int, int, int, list
     """The share of pixels that differ by more than THRESHOLD in a channel (RGB)."""
     (w, h, pa, rows_a), (_, _, pb, rows_b) = a, b
     bad = 0
-    for ra, rb in zip(rows_a, rows_b):
+    for ra, rb in zip(rows_a, rows_b, strict=False):
         if ra == rb:
             continue
         for x in range(w):

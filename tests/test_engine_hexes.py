@@ -250,7 +250,7 @@ def test_line_is_connected_and_as_long_as_the_distance(a, b):
     path = line(a, b)
     assert path[0] == a and path[-1] == b
     assert len(path) == a.distance(b) + 1
-    assert all(x.distance(y) == 1 for x, y in zip(path, path[1:]))
+    assert all(x.distance(y) == 1 for x, y in zip(path, path[1:], strict=False))
     assert line(a, b) == path  # deterministic
 
 
@@ -259,7 +259,7 @@ def test_ring_and_range_agree(center, radius):
     ring_hexes = ring(center, radius)
     assert len(ring_hexes) == max(1, 6 * radius)
     assert set(ring_hexes) == {h for h in hex_range(center, radius) if center.distance(h) == radius}
-    assert all(x.distance(y) == 1 for x, y in zip(ring_hexes, ring_hexes[1:])) or radius == 0
+    assert all(x.distance(y) == 1 for x, y in zip(ring_hexes, ring_hexes[1:], strict=False)) or radius == 0
 
 
 @given(hexes, st.integers(0, 5))

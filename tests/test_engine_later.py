@@ -218,7 +218,7 @@ def test_each_game_refuses_a_label_not_due_citing_its_rule(name):
 def test_each_game_refuses_the_wrong_number_of_dice_citing_its_rule(name):
     make, due, _, rules = GAMES[name]
     game, state = make()
-    for (label, count, sides), rule in zip(due, rules):
+    for (label, count, sides), rule in zip(due, rules, strict=False):
         err = refused_by(game, state, DiceRolled(label, (1,) * (count + 1)))
         assert err.rule == rule
         assert str(err) == f"{rule}: roll {label!r} is {count}d{sides}, but {count + 1} dice were rolled: {[1] * (count + 1)}"
@@ -229,7 +229,7 @@ def test_each_game_refuses_the_wrong_number_of_dice_citing_its_rule(name):
 def test_each_game_refuses_a_value_outside_the_sides_citing_its_rule(name, bad):
     make, due, _, rules = GAMES[name]
     game, state = make()
-    for (label, count, sides), rule in zip(due, rules):
+    for (label, count, sides), rule in zip(due, rules, strict=False):
         v = 0 if bad == "zero" else sides + 1
         values = (1,) * (count - 1) + (v,)
         err = refused_by(game, state, DiceRolled(label, values))

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-import pytest
 
 from engine_game.game import GAME, State
 from pbem.engine.machine import Ordered, apply_all
 from pbem.engine.mapdata import load_map
 from pbem.render.svg import board_svg
-from pbem.errors import InputError
 
 SVG = "{http://www.w3.org/2000/svg}"
 COLOURS = {s.id: s.colour for s in GAME.counters.sides.values()}

@@ -361,7 +361,8 @@ def check_text(text: str | bytes, k: int | None, armour) -> None:
         if k is not None and (msg.body_bytes, msg.signature) == (messages[k].body_bytes, messages[k].signature):
             continue  # what mail does to a text (quotes, CRLF...) is tolerated
         transcript = Transcript()
-        _, err = refused_or_done(lambda: [transcript.add(m) for m in (prefixes[k] if k is not None else []) + [msg]])
+        _, err = refused_or_done(lambda transcript=transcript, msg=msg:
+                                 [transcript.add(m) for m in (prefixes[k] if k is not None else []) + [msg]])
         assert err is not None, "a changed message was accepted"
 
 

@@ -19,7 +19,6 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 from conftest import Player, exchange, last_line

@@ -221,7 +221,7 @@ def test_every_file_a_player_keeps_in_the_keystore_is_private(started, tmp_path)
     views and checkpoints, the parsed-data cache."""
     import stat
 
-    from conftest import exchange, write_orders
+    from conftest import exchange
 
     ann, bob = started
     exchange(ann, bob, tmp_path, '[[order]]\ntype = "roll"\ndice = "2d6"\n[[order]]\ntype = "seal"\nslot = "x"\ntext = "y"\n')

@@ -11,7 +11,6 @@ import mailbox
 import os
 import time
 import tracemalloc
-from pathlib import Path
 
 import pytest
 from hostileimap import HostileImap, Mail

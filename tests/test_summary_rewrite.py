@@ -275,7 +275,7 @@ def test_a_whole_demo_game_keeps_every_senders_summary_byte_for_byte(tmp_path_fa
     game = demo(tmp_path_factory)
     first, second = (game.messages(name) for name in game.dirs)
     assert [p.name for p in first] == [p.name for p in second] and len(first) > 4
-    for mine, theirs in zip(first, second):
+    for mine, theirs in zip(first, second, strict=False):
         assert mine.read_bytes() == theirs.read_bytes(), mine.name
         assert (game.root / "mail" / mine.name).read_bytes() == mine.read_bytes()  # the copy that was sent
     for directory in game.dirs.values():

@@ -106,7 +106,7 @@ def test_a_third_party_forging_two_bodies_is_not_equivocation_by_the_player(game
     assert not isinstance(caught.value, EquivocationError)
     # while the same two bodies signed by ann ARE proof against ann
     real = [resigned(ann, m2, orders=[{"type": "roll", "dice": f"{n}d6", "note": ""}]) for n in (1, 2)]
-    for path, msg in zip(paths, real):
+    for path, msg in zip(paths, real, strict=False):
         path.write_text(msg.armored())
     with pytest.raises(EquivocationError, match="both signed by first"):
         session.collect([da / "0000-first.pbem", da / "0001-second.pbem", *paths])

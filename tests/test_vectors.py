@@ -688,7 +688,7 @@ def ind_dice_game(game: IndGame) -> list[dict]:
                 key = ind_dice_key(body["game"], m, digest, h(body["chain"]), h(bodies[m + 1]["chain"]))
                 values = [IndStream(key, f"{m}.{index}/{t}").dice(count, faces)
                           for t, (_, count, faces) in enumerate(terms)]
-                total = sum(s * sum(v) for (s, _, _), v in zip(terms, values)) + modifier
+                total = sum(s * sum(v) for (s, _, _), v in zip(terms, values, strict=False)) + modifier
                 rolls.append({"label": f"{m}.{index}", "key_seq": m, "values": values, "total": total})
         if "secret" in body:
             need(ending is not None, "§7.6: a secret while the game goes on")
@@ -752,7 +752,7 @@ def test_pbem_lazy_draw(case):
     from pbem.protocol.dice import DiceStream
 
     stream, deck, drawn = DiceStream(h(case["key"]), case["label"]), list(case["deck"]), []
-    for left, index in zip(case["cards_left"], case["indices"]):
+    for left, index in zip(case["cards_left"], case["indices"], strict=False):
         assert len(deck) == left
         assert stream.draw(left) == index
         drawn.append(deck.pop(index))
@@ -828,7 +828,7 @@ def test_pbem_worked_example():
     from pbem.protocol.transcript import Transcript
 
     transcript = Transcript()
-    for text, body, digest in zip(EXAMPLE["files"], EXAMPLE["bodies"], EXAMPLE["body_sha256"]):
+    for text, body, digest in zip(EXAMPLE["files"], EXAMPLE["bodies"], EXAMPLE["body_sha256"], strict=False):
         msg = SignedMessage.from_text(text)
         assert msg.body_bytes == body.encode("ascii") and msg.digest.hex() == digest
         transcript.add(msg)

@@ -20,12 +20,16 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from pbem.engine.contract import Demo, DemoScript
 from pbem.errors import UsageError
 from pbem.match import session
 from pbem.protocol.keystore import Keystore
+
+if TYPE_CHECKING:
+    from pbem.protocol.keys import Identity
+
 
 #: a scripted game that has not ended after this many messages is a bug
 MAX_MESSAGES = 400
@@ -92,7 +96,7 @@ def run(directory: Path, game: str, progress: Callable[[str], Any] = lambda _: N
     return report
 
 
-def _players(directory: Path, names: tuple[tuple[str, str], ...]) -> dict[str, object]:
+def _players(directory: Path, names: tuple[tuple[str, str], ...]) -> dict[str, Identity]:
     players = {}
     for name, full in names:
         players[name] = Keystore(directory / name / "keystore").load_or_create(full)

@@ -109,7 +109,7 @@ def _comment(lines: Sequence[str], mark: str) -> list[str]:
 def render(head: Sequence[str], body: Sections, examples: Sequence[Sequence[dict[str, Any]]], standing: bool) -> str:
     """The template text.  ``examples[i]`` are the checked examples of section i."""
     out = _comment(head, "##")
-    for section, kept in zip(body.sections, examples):
+    for section, kept in zip(body.sections, examples, strict=False):
         out += ["", f"## --- {section.title}"]
         out += _comment(section.notes, "##")
         for order in kept:

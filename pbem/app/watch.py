@@ -188,13 +188,14 @@ class Journal:
                   for k in cls.FIELDS]
         if not isinstance(doc.get("mac"), str) or not hmac.compare_digest(doc["mac"], _mac(key, values)):
             return cls(forged=True)
-        return cls(*values)
+        answering, pending, notified = values
+        return cls(answering, pending, notified)
 
     def save(self, directory: Path, key: bytes) -> None:
         from pbem.util.atomicfile import replace
 
         values = [self.answering, self.pending, self.notified]
-        doc = {**dict(zip(self.FIELDS, values)), "mac": _mac(key, values)}
+        doc = {**dict(zip(self.FIELDS, values, strict=True)), "mac": _mac(key, values)}
         replace(directory / JOURNAL, json.dumps(doc).encode("utf-8"))
 
 
@@ -461,9 +462,10 @@ class Watch:
             journal = Journal()
             journal.save(directory, self.journal_key)
         match = session.load(directory, self.identity)
-        transcript, me = match.transcript, match.player.side
+        transcript, me = match.transcript, match.me.side
         sent = GameMail.load(directory).sent
         for seq in {journal.answering, journal.pending} - {None}:  # a crash left an answer unsent: send it
+            assert seq is not None  # the set difference took None out
             if seq < len(transcript) and transcript.messages[seq].side == me and f"{seq:04d}" not in sent:
                 self._send(directory, seq, journal, report, again=True)
                 return

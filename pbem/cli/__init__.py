@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, MutableMapping
 
 import click
 
@@ -39,12 +39,12 @@ class PbemGroup(click.Group):
     plugin's command, or any look at ``.commands`` registers them first."""
 
     @property
-    def commands(self) -> dict[str, click.Command]:  # type: ignore[override]
+    def commands(self) -> MutableMapping[str, click.Command]:
         _register_plugins()
         return self._own
 
     @commands.setter
-    def commands(self, value: dict[str, click.Command]) -> None:
+    def commands(self, value: MutableMapping[str, click.Command]) -> None:
         self._own = dict(value)
 
     def add_command(self, cmd: click.Command, name: str | None = None) -> None:
@@ -474,7 +474,10 @@ def receive(directory: str, files: tuple[str, ...], as_json: bool) -> None:
     from pbem.render import console as render
 
     if any(f == "-" or Path(f).is_dir() or Path(f).suffix.lower() in (".mbox", ".mbx") for f in files):
-        import_command = click.get_current_context().find_root().command.get_command(click.get_current_context(), "import")
+        root = click.get_current_context().find_root().command
+        assert isinstance(root, click.Group)  # pbem's own group: receive is one of its commands
+        import_command = root.get_command(click.get_current_context(), "import")
+        assert import_command is not None  # one of pbem's own commands
         return click.get_current_context().invoke(import_command, directory=directory, sources=files, as_json=as_json)
 
     identity = load_identity()
@@ -528,7 +531,7 @@ def play(directory: str, orders_path: str | None, as_json: bool, dry_run: bool, 
 
     identity = load_identity()
     if orders_path:
-        orders = read_orders(orders_path)
+        orders: Mapping[str, Any] = read_orders(orders_path)
     else:
         from pbem.errors import UsageError
 
@@ -671,7 +674,7 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
     mode = "json" if as_json else "board" + "".join(f" {k}={v}" for k, v in window.items() if v not in (None, False, 0))
     shape = viewcache.console_inputs()
     digest = viewcache.files_digest(directory) if owner and not (svg_path or html_path) else None
-    if digest is not None and not fresh:
+    if digest is not None and owner is not None and not fresh:
         text = viewcache.lookup(directory, owner, digest, mode, shape, unlock)
         if text is not None:
             _write_out(text)
@@ -695,7 +698,7 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
         write_output(html_path, match_html(match))
     text = shown_text(match, view, "json" if as_json else "board", window)
     _write_out(text)
-    if digest is not None:
+    if digest is not None and owner is not None:
         viewcache.store(directory, owner, digest, mode, shape, match.game, text, unlock())
 
 
@@ -736,7 +739,7 @@ def keep_view(directory: str | Path, identity: Any) -> None:
         return
     owner = viewcache.Owner.of(keystore().path)
     digest = viewcache.files_digest(directory) if owner else None
-    if digest is None:
+    if digest is None or owner is None:
         return
     shape = viewcache.console_inputs()
     try:
@@ -937,7 +940,7 @@ def adjudicate(
 
     from pbem.engine import contract
 
-    game = games.get(game_name, data_dir, local=True)
+    game: contract.Game = games.get(game_name, data_dir, local=True)
     if not isinstance(game, contract.RefereePositions):
         raise UsageError(f"the {game.name} game has no positions to adjudicate")
     position = read_orders(scenario)
@@ -1108,7 +1111,7 @@ def demo(game: str | None, directory: str | None, rulings: tuple[str, ...], pres
             tally = next((e for e in reversed(events) if "breakdown" in e.data), None)
             shown = [e for e in events if e is not tally]
             ruled = render.rulings_line(render.rulings_of(final))
-            board.print_board(out, final.game, final.view(), you=final.player.side, events=shown,
+            board.print_board(out, final.game, final.view(), you=final.me.side, events=shown,
                               notes=[ruled] if ruled else [])
             if tally is not None:  # the VP items as a table, not one long sentence
                 out.print(board.plain_table(["VP item", "VP"], [[str(why), f"{vp:+d}"] for why, vp in tally.data["breakdown"] if vp]

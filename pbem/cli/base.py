@@ -24,7 +24,17 @@ class PbemClickError(click.ClickException):
 
     def __init__(self, message: str, exit_code: int):
         super().__init__(message)
-        self.exit_code = exit_code
+        self._exit_code = exit_code
+
+    # click declares exit_code a class variable (one status per exception
+    # class); this one carries the status of the library error it wraps.
+    @property
+    def exit_code(self) -> int:
+        return self._exit_code
+
+    @exit_code.setter
+    def exit_code(self, value: int) -> None:
+        self._exit_code = value
 
 
 def handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:

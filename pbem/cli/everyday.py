@@ -167,7 +167,8 @@ def import_mail(directory: str, sources: tuple[str, ...], as_json: bool, game_id
     if not report.imported and report.restored is None:
         out.print(literal(f"nothing new for game {match.transcript.game[:12]}..."))
     else:
-        render.print_events(out, match, since=report.first_new)
+        # arg-type: first_new is None when a restore imported nothing past message 0 (passed on as before)
+        render.print_events(out, match, since=report.first_new)  # type: ignore[arg-type]
     render.print_turn(out, match)
 
 
@@ -347,11 +348,11 @@ def status(directories: tuple[str, ...], as_json: bool) -> None:
         opponent_cell = literal(opponent)
         if s.opponent_address:
             opponent_cell.append("\n").append(literal(s.opponent_address))
-        where = (" / ".join(str(x) for x in ((f"turn {s.turn}" if s.turn is not None else ""), s.phase) if x)
+        stands = (" / ".join(str(x) for x in ((f"turn {s.turn}" if s.turn is not None else ""), s.phase) if x)
                  or f"{s.messages} message{'' if s.messages == 1 else 's'}")
         who = literal(s.whose_move, "bold" if s.your_move else "")
         table.add_row(literal(shown(s.directory)), literal(f"{s.module} {s.game[:8]}"), literal(s.you or "-"), opponent_cell,
-                      literal(where), who, literal(f"{s.last_file} ({status_lib.age(s.last_age)} ago)"))
+                      literal(stands), who, literal(f"{s.last_file} ({status_lib.age(s.last_age)} ago)"))
     out.print(table)
 
 

@@ -23,14 +23,17 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pbem.errors import InputError
 
 FOLDER = "parsed"
 KEPT = 128
 _FORMAT = b"pbem-parsed-toml-v1\x00"  # a new version whenever pbem.util.tomlfile.parse reads bytes otherwise
 
 
-def parse(raw: bytes, label: str, error: type[Exception]) -> tuple[str, dict[str, Any]]:
+def parse(raw: bytes, label: str, error: type[InputError]) -> tuple[str, dict[str, Any]]:
     """``(text, document)`` of the TOML bytes ``raw``, as
     :func:`pbem.util.tomlfile.parse` gives them (faults raise ``error``
     naming ``label``), from the cache when it holds them."""

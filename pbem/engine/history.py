@@ -79,7 +79,7 @@ class Chunk:
         return f"Chunk({self.size} items{', kept as ' + self.name if self.name else ''})"
 
 
-class History(Sequence):
+class History(Sequence[Any]):
     __slots__ = ("_chunks", "_count", "_items", "_tail")
 
     def __init__(self, items: Iterable[Any] = ()):

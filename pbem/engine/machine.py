@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from pbem.errors import IllegalOrderError
 
@@ -128,7 +128,8 @@ Awaited = DiceDue | DecisionDue | RevealDue
 
 def describe_awaited(item: Awaited) -> str:
     """What is awaited, in a player's words (``"allied decides: surrender? (yes/no)"``)."""
-    cite = f" ({item.rule})" if getattr(item, "rule", "") else ""
+    rule = getattr(item, "rule", "")
+    cite = f" ({rule})" if rule else ""
     if isinstance(item, DiceDue):
         what = item.purpose or item.label
         return f"dice: {item.count}d{item.sides} for {what}, keyed by message {item.key_seq:04d}"
@@ -185,7 +186,8 @@ class Dispatching:
         name = self._HANDLERS.get(type(action))
         if name is None:
             raise TypeError(f"unknown action {action!r}")
-        return getattr(self, name)(state, action)
+        handler: Callable[[Any, Action], tuple[Any, list[Event]]] = getattr(self, name)
+        return handler(state, action)
 
 
 def apply_all(game: Any, state: Any, actions: Sequence[Action]) -> tuple[Any, list[Event]]:

@@ -65,7 +65,7 @@ from functools import cached_property
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from pbem.engine.hexes import Grid, Hex, Hexside, Layout, OFFSET_LAYOUTS
 from pbem.engine.paths import half_mp
@@ -163,7 +163,7 @@ class DataFile:
                 later = [i for i, _, _ in headers if i > start]
                 end = later[0] if later else len(self.lines)
                 break
-        tests = []
+        tests: list[Callable[[str], object]] = []
         named = None
         if names:
             last = re.escape(names[-1][0])
@@ -473,7 +473,7 @@ def load_map(source: Source, name: str | None = None) -> GameMap:
             if len(chain) < 2:
                 raise src.error(ckey, f"a chain needs at least two hexes, got {chain!r}")
             hexes = tuple(src.hex(grid, v, f"{ckey}[{j}]") for j, v in enumerate(chain))
-            for j, (a, b) in enumerate(zip(hexes, hexes[1:]), start=1):
+            for j, (a, b) in enumerate(zip(hexes, hexes[1:], strict=False), start=1):
                 if not a.is_adjacent(b):
                     why = "repeats the previous hex" if a == b else f"is not adjacent to {chain[j - 1]!r}"
                     raise src.error(f"{ckey}[{j}]", f"{chain[j]!r} {why}", needle=f'"{chain[j]}"')

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 from pbem.engine.contract import Section
 from pbem.engine.machine import Event, illegal, replace
@@ -60,12 +60,13 @@ class EndedByOrder:
     ``over`` and ``ending_by``; ``end_rule`` is the rule the events cite.
     Mixed in before :class:`pbem.engine.machine.Dispatching`."""
 
-    end_rule: str
+    end_rule: ClassVar[str]
+    dispatch: Callable[[Any, Any], tuple[Any, list[Event]]]  # Dispatching's, later in the MRO
 
     def apply(self, state: Any, action: Any) -> tuple[Any, list[Event]]:
         if state.over:
             raise illegal(self.end_rule, "the game is over; no further action is possible")
-        return self.dispatch(state, action)  # type: ignore[attr-defined]
+        return self.dispatch(state, action)
 
     def _closing_check(self, state: Any, side: str, what: str) -> None:
         closing_check(state.ending_by, side, what, self.end_rule)
@@ -81,7 +82,8 @@ class EndedByOrder:
         return state, []
 
     def is_over(self, state: Any) -> bool:
-        return state.over
+        over: bool = state.over
+        return over
 
     def is_ending(self, state: Any) -> bool:
         return state.ending_by is not None

@@ -225,7 +225,7 @@ def cheapest_path(start: Hex, goal: Hex, cost: CostFn, *, allowance: int | None 
     while hexes[-1] != start:
         hexes.append(came[hexes[-1]])
     hexes.reverse()
-    stepcosts = tuple(settled[b] - settled[a] for a, b in zip(hexes, hexes[1:]))
+    stepcosts = tuple(settled[b] - settled[a] for a, b in zip(hexes, hexes[1:], strict=False))
     return Path(tuple(hexes), stepcosts)
 
 
@@ -314,7 +314,7 @@ def validate_path(
     where = _written(route, grid)
     left = allowance
     paid: list[int] = []
-    for i, (a, b) in enumerate(zip(route, route[1:]), start=1):
+    for i, (a, b) in enumerate(zip(route, route[1:], strict=False), start=1):
         tail = f"(step {i} of {where})"
         if grid is not None and not grid.contains(b):
             raise IllegalPathError(

@@ -49,6 +49,7 @@ def adjudicate(
     """Apply ``side``'s ``orders`` to ``state``, feeding ``dice`` as awaited
     and answering reveals from ``secrets`` (what the referee knows)."""
     parsed = game.parse_orders(orders, side)
+    known: Mapping[str, str] = secrets or {}
     queue = list(dice)
     result = RefereeResult(state, [])
 
@@ -56,9 +57,9 @@ def adjudicate(
         while True:
             for r in game.awaiting(result.state):
                 if isinstance(r, RevealDue):
-                    if r.slot not in (secrets or {}):
+                    if r.slot not in known:
                         raise InputError(f"the rules demand the reveal of {r.slot} ({r.rule}); the scenario's [secret] must say what it is", field="secret")
-                    result.state, events = game.apply(result.state, Opened(r.side, r.slot, secrets[r.slot], seq))
+                    result.state, events = game.apply(result.state, Opened(r.side, r.slot, known[r.slot], seq))
                     result.events += events
             due = [d for d in game.awaiting(result.state) if isinstance(d, DiceDue)]
             if not due:
@@ -90,12 +91,12 @@ def adjudicate(
             state, events = game.apply(before, Ordered(side, seq, index, order))
             demanded = [
                 r for r in game.awaiting(state)
-                if isinstance(r, RevealDue) and r.side == side and r.slot in (secrets or {}) and r.slot not in opened
+                if isinstance(r, RevealDue) and r.side == side and r.slot in known and r.slot not in opened
             ]
             if not demanded:
                 break
             for r in demanded:
-                before, more = game.apply(before, Opened(r.side, r.slot, secrets[r.slot], seq))
+                before, more = game.apply(before, Opened(r.side, r.slot, known[r.slot], seq))
                 result.events += more
                 opened.append(r.slot)
         result.state = state

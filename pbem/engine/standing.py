@@ -49,10 +49,11 @@ def parse(document: Mapping[str, Any], kinds: Mapping[str, tuple[str, ...] | Non
                 f"standing.{kind}: unknown standing instruction (this game has {', '.join(sorted(kinds)) or 'none'})",
                 field=f"standing.{kind}",
             )
-        if kinds[kind] is None and isinstance(value, str) and len(value) <= 500:
+        accepted = kinds[kind]
+        if accepted is None and isinstance(value, str) and len(value) <= 500:
             out[kind] = value
             continue
-        if not isinstance(value, str) or kinds[kind] is None or value not in kinds[kind]:
+        if not isinstance(value, str) or accepted is None or value not in accepted:
             raise InputError(
                 f"standing.{kind}: {value!r} is not one of {', '.join(kinds[kind] or ('a text',))}", field=f"standing.{kind}"
             )

@@ -15,7 +15,7 @@ message could make ``pbem verify`` run code it names.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, Callable
 
 from pbem.errors import UsageError
 
@@ -142,7 +142,8 @@ def get(name: str, data_dir: str | None = None, *, local: bool = False) -> Any:
                          f"(see pbem.engine.contract)")
     if data_dir is not None:
         try:
-            game = type(game)(data_dir=data_dir)
+            cls: Callable[..., Any] = type(game)  # the game's class: its constructor is its own
+            game = cls(data_dir=data_dir)
         except TypeError as err:
             raise UsageError(f"game {name!r} has no data files to override with --data") from err
     return game

@@ -32,7 +32,7 @@ import socket
 import ssl
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Literal
 
 from pbem.mail.outbox import LOOPBACK, MailError
 from pbem.protocol import limits
@@ -196,7 +196,13 @@ class _PacedReader(io.RawIOBase):
         return count
 
 
-class _Guard:
+if TYPE_CHECKING:  # what _Guard is mixed into, for its calls on imaplib's methods
+    _MixedInto = imaplib.IMAP4
+else:
+    _MixedInto = object
+
+
+class _Guard(_MixedInto):
     """imaplib, bounded (mixed into :class:`imaplib.IMAP4` and
     :class:`imaplib.IMAP4_SSL` through the hooks imaplib documents for
     overriding: ``open``, ``read``): every byte is read through a
@@ -211,9 +217,9 @@ class _Guard:
     sock: socket.socket
     file: "io.BufferedReader"
 
-    def __init__(self, *args: object, seconds: float, allowance: int, **kwargs: object):
+    def __init__(self, *args: Any, seconds: float, allowance: int, **kwargs: Any):
         self.arm(seconds, allowance)  # the greeting and the capabilities come in __init__
-        super().__init__(*args, **kwargs)  # type: ignore[call-arg]
+        super().__init__(*args, **kwargs)
 
     def arm(self, seconds: float, allowance: float) -> None:
         """The bounds of the next command's answer."""
@@ -221,11 +227,11 @@ class _Guard:
         self.granted = self.allowance = allowance
 
     def open(self, host: str = "", port: int = 0, timeout: float | None = None) -> None:
-        super().open(host, port, timeout)  # type: ignore[misc]
+        super().open(host, port, timeout)
         self._pace()
 
-    def starttls(self, ssl_context: ssl.SSLContext | None = None) -> tuple[str, list]:
-        answer = super().starttls(ssl_context)  # type: ignore[misc]
+    def starttls(self, ssl_context: ssl.SSLContext | None = None) -> tuple[Literal["OK"], list[None]]:
+        answer = super().starttls(ssl_context)
         self._pace()  # imaplib made a new file of the TLS socket
         return answer
 
@@ -235,14 +241,15 @@ class _Guard:
     def read(self, size: int) -> bytes:
         if size > limits.MAX_INPUT_BYTES:
             raise _Oversized(input_too_large("the email", size))
-        return super().read(size)  # type: ignore[misc]
+        return super().read(size)
 
 
 class _IMAP4(_Guard, imaplib.IMAP4):
     pass
 
 
-class _IMAP4_SSL(_Guard, imaplib.IMAP4_SSL):
+# misc: _Guard's file (the bounded reader) and open differ from IMAP4_SSL's, which they replace
+class _IMAP4_SSL(_Guard, imaplib.IMAP4_SSL):  # type: ignore[misc]
     pass
 
 
@@ -331,12 +338,13 @@ class ImapSource:
         Connected already: the old connection is closed first."""
         self.close()
         context = self._tls_context() if self.security != "none" else None
-        bounds = {"seconds": self._step_seconds, "allowance": CHATTER_BYTES}
+        seconds, allowance = self._step_seconds, CHATTER_BYTES
         with self._step("connecting"):
             if self.security == "ssl":
-                imap: _Guard = _IMAP4_SSL(self.host, self.port, ssl_context=context, timeout=self.timeout, **bounds)
+                imap: _Guard = _IMAP4_SSL(self.host, self.port, ssl_context=context, timeout=self.timeout,
+                                          seconds=seconds, allowance=allowance)
             else:
-                imap = _IMAP4(self.host, self.port, timeout=self.timeout, **bounds)
+                imap = _IMAP4(self.host, self.port, timeout=self.timeout, seconds=seconds, allowance=allowance)
         self._imap = imap
         if self.security == "starttls":
             with self._step("STARTTLS"):
@@ -442,9 +450,9 @@ class ImapSource:
             sizes: dict[int, int | None] = {}
             for item in data:
                 head = item[0] if isinstance(item, tuple) else item
-                if isinstance(head, bytes) and (uid := _UID.search(head)) and (size := _SIZE.search(head)):
-                    if (number := _number(uid.group(1))) is not None:
-                        sizes[number] = _number(size.group(1))  # None: not a number, so no size we can trust
+                if isinstance(head, bytes) and (said_uid := _UID.search(head)) and (said_size := _SIZE.search(head)):
+                    if (number := _number(said_uid.group(1))) is not None:
+                        sizes[number] = _number(said_size.group(1))  # None: not a number, so no size we can trust
         for uid in uids:
             if uid not in sizes:  # expunged since the search
                 continue
@@ -588,7 +596,7 @@ class ImapSource:
                 elif kind in ("NO", "BAD"):
                     raise MailError(f"IDLE at {self.name} failed: {kind} {text}")
 
-    def _buffered(self, imap: imaplib.IMAP4, sock: socket.socket) -> bytes | None:
+    def _buffered(self, imap: _Guard, sock: socket.socket) -> bytes | None:
         """Without blocking: bytes ready to be read (imaplib's buffer, or the
         socket's), ``b""`` when none or at the end of the stream, None when
         TLS has half a record (more is on its way)."""
@@ -600,7 +608,7 @@ class ImapSource:
         finally:
             sock.settimeout(self.timeout)
 
-    def _idle_line(self, imap: imaplib.IMAP4, tag: bytes) -> tuple[str, str]:
+    def _idle_line(self, imap: _Guard, tag: bytes) -> tuple[str, str]:
         """Read one response while idling: ``("+", ...)``, ``("news", ...)``
         (an EXISTS, or a RECENT but 0), the status of our tagged answer
         (``"OK"``, ``"NO"``, ``"BAD"``), or ``("other", ...)``."""

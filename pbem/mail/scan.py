@@ -183,9 +183,10 @@ def _describe(msg: Message) -> str:
 
 def _part_text(part: Message) -> str | None:
     try:
-        payload = part.get_payload(decode=True)
+        decoded = part.get_payload(decode=True)  # bytes; None for a multipart
     except Exception:  # noqa: BLE001 - a broken transfer encoding: try the raw text
-        payload = None
+        decoded = None
+    payload = decoded if isinstance(decoded, bytes) else None
     if payload is None:
         raw = part.get_payload()
         if not isinstance(raw, str):

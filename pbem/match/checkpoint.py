@@ -109,7 +109,7 @@ class Stamps:
     @classmethod
     def of_pairs(cls, pairs: Iterable[tuple[str, os.stat_result]]) -> "Stamps":
         pairs = list(pairs)
-        names, stats = zip(*pairs) if pairs else ((), ())
+        names, stats = zip(*pairs, strict=True) if pairs else ((), ())
         return cls(names, stats)
 
     @property
@@ -143,7 +143,8 @@ class Covered(NamedTuple):
     """The message files a replay covers: how many, their chained digest, and
     the stamps of their names and stats (as listed when they were read)."""
 
-    count: int
+    # assignment: the field shadows tuple.count, which no caller wants from a Covered
+    count: int  # type: ignore[assignment]
     digest: str | None
     stamps: Stamps
 
@@ -176,7 +177,7 @@ def code_digest(game: Any) -> str:
     return _code_digest[key]
 
 
-class FileMessages(Sequence):
+class FileMessages(Sequence[Any]):
     """A restored transcript's messages: the first two and the last two at
     hand, every other read again from its file when asked for (``pbem log``,
     an old message mailed again) and checked against the digest it had when
@@ -187,7 +188,8 @@ class FileMessages(Sequence):
 
     def __init__(self, digests: bytes, at_hand: dict[int, Any], count: int):
         self._digests, self._at_hand, self._count = digests, at_hand, count
-        self._directory, self._names = Path(), ()
+        self._directory = Path()
+        self._names: Sequence[str] = ()
         self._tail: list[Any] = []
 
     @classmethod
@@ -206,7 +208,8 @@ class FileMessages(Sequence):
 
     def digest_of(self, index: int) -> bytes:
         if index >= self._count:
-            return self._tail[index - self._count].digest
+            digest: bytes = self._tail[index - self._count].digest
+            return digest
         return self._digests[32 * index: 32 * index + 32]
 
     def __len__(self) -> int:
@@ -365,7 +368,7 @@ class Checkpoints:
         return _Chunks(path.with_suffix(".d"), self._key(identity, game_id))
 
     @staticmethod
-    def _header(game: Any, transcript: Any, covered: str, count: int, stamps: str) -> bytes:
+    def _header(game: Any, transcript: Any, covered: str | None, count: int, stamps: str) -> bytes:
         setup = transcript.setup
         head = {
             "format": FORMAT,

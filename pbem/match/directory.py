@@ -112,7 +112,7 @@ class GameDirectory:
             if st.st_size > MAX_INPUT_BYTES:
                 raise IntegrityError(input_too_large(str(self.path / name), st.st_size))
         if not duplicates and len({item[0] for item in found}) != len(found):
-            dup = next(a[0] for a, b in zip(found, found[1:]) if a[0] == b[0])
+            dup = next(a[0] for a, b in zip(found, found[1:], strict=False) if a[0] == b[0])
             raise IntegrityError(f"{self.path}: two files for message {dup:04d}")
         return found
 

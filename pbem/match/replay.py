@@ -250,7 +250,8 @@ class Replay:
 
     @property
     def over(self) -> bool:
-        return self.game.is_over(self.state)
+        over: bool = self.game.is_over(self.state)
+        return over
 
 
 def actions_for(transcript: Transcript, seq: int, orders: list[Any] | None = None) -> list[Any]:

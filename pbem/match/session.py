@@ -277,10 +277,19 @@ class Match:
         """Over, and both closing messages (with the secrets) sent."""
         return self.replay.over and len(self.transcript.secrets) == len(self.transcript.sides)
 
+    @property
+    def me(self) -> Player:
+        """The player, for a match loaded with a player's key (as every
+        command that writes a message loads it: :meth:`Player.of` refuses
+        any other key)."""
+        assert self.player is not None, "the match was loaded without a player's key"
+        return self.player
+
     def view(self) -> dict[str, Any]:
         side = self.player.side if self.player else None
         secrets = self.player.store if self.player else None
-        return self.game.view(self.replay.state, side, secrets)
+        shown: dict[str, Any] = self.game.view(self.replay.state, side, secrets)
+        return shown
 
 
 def load_view(directory: str | Path, identity: Any | None) -> Match:
@@ -407,7 +416,7 @@ def keep_checkpoint(match: Match, identity: Any, written: Iterable[Path]) -> Non
 # --------------------------------------------------------------------------- writing messages
 
 
-def _body(transcript: Transcript | None, game_id: str, seq: int, player_side: str, identity: Any, chain_value: bytes) -> dict:
+def _body(transcript: Transcript | None, game_id: str, seq: int, player_side: str, identity: Any, chain_value: bytes) -> dict[str, Any]:
     return {
         "pbem": FORMAT_VERSION,
         "game": game_id,
@@ -641,9 +650,9 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
     that one said something else, the first difference is a finding."""
     gamedir = GameDirectory(directory)
     gamedir.require_any()  # before the lock, which would make the directory
-    files = [Path(f) for f in files]
-    incoming = sorted(read_messages(files), key=_seq_of)
-    claims = claimed_in(files)
+    paths = [Path(f) for f in files]
+    incoming = sorted(read_messages(paths), key=_seq_of)
+    claims = claimed_in(paths)
     findings: list[Finding] = []
     imported: list[Path] = []
     had: list[int] = []
@@ -655,13 +664,13 @@ def receive(directory: str | Path, files: Iterable[str | Path], identity: Any) -
             transcript = match.transcript
             seq = msg.seq
             if seq < len(transcript):
-                stored = transcript.messages[seq]
-                if stored.body_bytes == msg.body_bytes:  # a copy of what is here (a replay changes nothing)
+                held = transcript.messages[seq]
+                if held.body_bytes == msg.body_bytes:  # a copy of what is here (a replay changes nothing)
                     had.append(seq)
                     continue
-                _check_same_author(stored, msg, transcript)
+                _check_same_author(held, msg, transcript)
             trial = transcript.extended(msg)
-            next_value = match.player.next_value(len(trial)) if trial.side_of(len(trial)) == match.player.side else None
+            next_value = match.me.next_value(len(trial)) if trial.side_of(len(trial)) == match.me.side else None
             result = extend(match.replay, trial, next_value=next_value)
             written = summary_of(result, seq)
             stored = gamedir.write_message(seq, msg.side, msg.armored(written))
@@ -686,7 +695,7 @@ def drawn(match: Match, orders: Mapping[str, Any]) -> Mapping[str, Any]:
     """``orders`` with the choices they leave to the player's own randomness
     drawn, once, from the operating system's (:class:`contract.Draws`, e.g.
     Ambon's ``shuffle = true``): every later step seals what was drawn."""
-    return contract.drawn(match.game, orders, match.player.side, random.SystemRandom())
+    return contract.drawn(match.game, orders, match.me.side, random.SystemRandom())
 
 
 def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> PlayResult:
@@ -700,7 +709,7 @@ def play(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> Pla
         seq = len(match.transcript)
         events = events_of(result, seq)
         summary = message_summary(match.game, result.transcript, seq, events)
-        path = gamedir.write_message(seq, match.player.side, draft.armored(summary))
+        path = gamedir.write_message(seq, match.me.side, draft.armored(summary))
         played = Match(gamedir, result.transcript, match.game, match.player, result, match.covered)
         keep_checkpoint(played, identity, [path])
     return PlayResult(path, events, played)
@@ -738,10 +747,10 @@ def preview(directory: str | Path, identity: Any, orders: Mapping[str, Any]) -> 
     seq = len(match.transcript)
     events = [e for _, e in newest(result.events, lambda item: item[0] == seq)]
     tried = Match(gamedir, result.transcript, match.game, match.player, result, match.covered)
-    seals = dict(match.game.parse_orders(orders, match.player.side).seals)
-    warnings = (list(match.game.warnings(match.replay.state, result.state, match.player.side))
+    seals = dict(match.game.parse_orders(orders, match.me.side).seals)
+    warnings = (list(match.game.warnings(match.replay.state, result.state, match.me.side))
                 if isinstance(match.game, contract.Warnings) else [])
-    return Preview(gamedir.path / message_name(seq, match.player.side), events, tried, seals, orders, warnings)
+    return Preview(gamedir.path / message_name(seq, match.me.side), events, tried, seals, orders, warnings)
 
 
 MAX_REPORTED = 10  # rule errors reported at once by compose_all
@@ -848,7 +857,7 @@ def compose(match: Match, orders: Mapping[str, Any], *, check_seals: bool = True
     """The player's next message for ``orders``, signed, tried on the game and
     verified; nothing is written.  (``check_seals=False``: without the game's
     check of the sealed values, for :func:`compose_all` trying a part of the orders.)"""
-    player, transcript, game = match.player, match.transcript, match.game
+    player, transcript, game = match.me, match.transcript, match.game
     seq = len(transcript)
     closing = match.replay.over
     if closing and player.side in transcript.secrets:
@@ -875,9 +884,9 @@ def compose(match: Match, orders: Mapping[str, Any], *, check_seals: bool = True
     if check_seals and isinstance(game, contract.SealChecks) and parsed.seals:
         problems = game.check_seals(match.replay.state, player.side, store)
         if problems:
-            refused = IllegalOrderError("; ".join(problems))  # each problem cites its rule (4.1, 14.2, 8.5.2)
-            refused.whole = True  # about the sealed values together, not one order
-            raise refused
+            bad_seals = IllegalOrderError("; ".join(problems))  # each problem cites its rule (4.1, 14.2, 8.5.2)
+            bad_seals.whole = True  # about the sealed values together, not one order
+            raise bad_seals
     # Reveals owed now, or demanded by these very orders (a concealed unit
     # moving into a ZOC...), go into this message: apply, add, re-apply.
     owed = [a.slot for a in game.awaiting(match.replay.state) if isinstance(a, RevealDue) and a.side == player.side]
@@ -981,7 +990,7 @@ def collect(paths: Iterable[str | Path]) -> list[SignedMessage]:
             seq = msg.seq
         except IntegrityError as err:
             raise IntegrityError(f"{path.name}: {err}") from err
-        side = msg.body.get("side")  # unchecked yet: a damaged one is reported by the signature check
+        said = msg.body.get("side")  # unchecked yet: a damaged one is reported by the signature check
         if seq in by_seq:  # before the file names: two signed versions are a proof, whatever the files are called
             other, where = by_seq[seq], origin[seq]
             if other.body_bytes == msg.body_bytes:
@@ -990,8 +999,8 @@ def collect(paths: Iterable[str | Path]) -> list[SignedMessage]:
             _check_same_author(other, msg, first if first.messages else None)
             raise IntegrityError(f"two different messages claim seq {seq:04d} ({where.name} and {path.name}), "
                                  f"not both signed by one player")
-        if path in named and isinstance(side, str) and named[path] != (seq, side) and misnamed is None:
-            misnamed = IntegrityError(f"{path.name} holds message {seq:04d} by {side}: renamed or swapped files")
+        if path in named and isinstance(said, str) and named[path] != (seq, said) and misnamed is None:
+            misnamed = IntegrityError(f"{path.name} holds message {seq:04d} by {said}: renamed or swapped files")
         by_seq[seq], origin[seq] = msg, path
     if misnamed is not None:  # after every file is read: a second version in a misnamed file is still the proof
         raise misnamed

@@ -115,7 +115,7 @@ def _blocks_in(data: bytes, name: str) -> list[tuple[Any, str]]:
     text = data.decode("utf-8", errors="replace")
     lines = clean_lines(text)
     begins = [i for i, line in enumerate(lines) if line == BEGIN]
-    return [(msg, scan.summary_above(lines, i)) for msg, i in zip(SignedMessage.all_from_text(text, source=name), begins)]
+    return [(msg, scan.summary_above(lines, i)) for msg, i in zip(SignedMessage.all_from_text(text, source=name), begins, strict=False)]
 
 
 def lines_of(summary: str) -> list[str]:
@@ -168,7 +168,7 @@ def compare(where: str, seq: int, claimed: str, signed: str, *, replaced: bool) 
     theirs, ours = lines_of(claimed), lines_of(signed)
     if not theirs:
         return None
-    for a, b in zip(theirs, ours):
+    for a, b in zip(theirs, ours, strict=False):
         if a != b:
             return Finding(where, seq, a, b, replaced)
     if len(theirs) > len(ours):

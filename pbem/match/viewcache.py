@@ -60,7 +60,7 @@ CONSOLE_ENV = (
 )
 
 
-def _hash(data: bytes = b"") -> Any:
+def _hash(data: bytes = b"") -> blake2b:
     """BLAKE2b-256: the digests that key and check kept views (and replay checkpoints)."""
     return blake2b(data, digest_size=32)
 
@@ -94,7 +94,7 @@ def files_digest(directory: str | os.PathLike[str]) -> str | None:
 
 def console_inputs() -> dict[str, Any]:
     """Everything the terminal library reads to lay out text for standard output."""
-    sizes = []
+    sizes: list[list[int] | None] = []
     for fd in (0, 1, 2):
         try:
             sizes.append(list(os.get_terminal_size(fd)))
@@ -209,7 +209,7 @@ def lookup(
     depends on has changed; else None.  ``unlock()`` gives the player's
     identity; it is called only to open a sealed entry that is current."""
     data = _read(owner.path_for(directory))
-    if not _current(data, owner, digest):
+    if data is None or not _current(data, owner, digest):
         return None
     for entry in data["entries"]:
         if not isinstance(entry, dict) or entry.get("mode") != mode or entry.get("console") != console:
@@ -220,7 +220,7 @@ def lookup(
     return None
 
 
-def _open(entry: dict, owner: Owner, digest: str, mode: str, console: Mapping[str, Any], unlock: Callable[[], Any]) -> str | None:
+def _open(entry: dict[str, Any], owner: Owner, digest: str, mode: str, console: Mapping[str, Any], unlock: Callable[[], Any]) -> str | None:
     try:
         if not owner.sealed:
             text = entry["text"]
@@ -264,15 +264,15 @@ def store(
 
         nonce = os.urandom(12)
         sealed = ChaCha20Poly1305(_key(identity, digest)).encrypt(nonce, text.encode("utf-8"), _associated(digest, mode, console))
-        entry = {"nonce": base64.b64encode(nonce).decode(), "sealed": base64.b64encode(sealed).decode()}
+        entry: dict[str, Any] = {"nonce": base64.b64encode(nonce).decode(), "sealed": base64.b64encode(sealed).decode()}
     else:
         entry = {"text": text, "blake2b": _hash(text.encode("utf-8")).hexdigest()}
     entry.update(mode=mode, console=dict(console))
     path = owner.path_for(directory)
     old = _read(path)
     code = code_files(game)
-    kept: list[dict] = []
-    if _current(old, owner, digest):
+    kept: list[dict[str, Any]] = []
+    if old is not None and _current(old, owner, digest):
         kept = [e for e in old["entries"] if isinstance(e, dict) and (e.get("mode"), e.get("console")) != (mode, entry["console"])]
         code = {**old["code"], **code}
     data = {

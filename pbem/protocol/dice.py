@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import MutableSequence
+from typing import Any, MutableSequence
 
 DICE_SALT = b"pbem-dice-v1"
 ROLL_PREFIX = b"pbem-roll-v1\x00"
@@ -77,7 +77,7 @@ class DiceStream:
     def dice(self, count: int, sides: int) -> tuple[int, ...]:
         return tuple(self.die(sides) for _ in range(count))
 
-    def shuffle(self, items: MutableSequence) -> None:
+    def shuffle(self, items: MutableSequence[Any]) -> None:
         """Fisher-Yates, in place."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)

@@ -27,7 +27,9 @@ from pbem.errors import IdentityError
 
 if TYPE_CHECKING:
     from pathlib import Path
-from pbem.protocol.sshwire import (  # noqa: F401 - WireReader, ssh_string: re-exported for sshsig
+
+    from cryptography.hazmat.primitives.serialization.ssh import SSHPrivateKeyTypes
+from pbem.protocol.sshwire import (  # noqa: F401 - WireReader, ssh_string: re-exported
     KEY_TYPE_BYTES,
     KEY_TYPE,
     WireReader,
@@ -202,6 +204,7 @@ class Identity:
             raise IdentityError(
                 f"wrong passphrase for key {public.fingerprint}: it is passphrase-protected and none was given"
             )
+        key: SSHPrivateKeyTypes
         try:
             if header.seed is not None:  # unencrypted: read and checked by parse_private_header
                 key = Ed25519PrivateKey.from_private_bytes(header.seed)
@@ -215,6 +218,7 @@ class Identity:
             if header.encrypted:
                 raise IdentityError(f"wrong passphrase for key {public.fingerprint}") from err
             raise IdentityError(f"corrupt private key {public.fingerprint}: {err}") from err
+        # arg-type: an OpenSSH file may hold any kind of key; Identity refuses all but Ed25519
         identity = cls(key, name if name is not None else header.comment)  # type: ignore[arg-type]
         if identity.public != public:
             raise IdentityError(f"corrupt private key {public.fingerprint}: private and public halves differ")

@@ -26,7 +26,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal, overload
 
 from pbem.errors import IntegrityError
 from pbem.protocol import canonical
@@ -169,19 +169,29 @@ class SignedMessage:
 
     @property
     def seq(self) -> int:
-        return self.field("seq", int)
+        value: int = self.field("seq", int)
+        return value
 
     @property
     def game(self) -> str:
-        return self.field("game", str)
+        value: str = self.field("game", str)
+        return value
 
     @property
     def side(self) -> str:
-        return self.field("side", str)
+        value: str = self.field("side", str)
+        return value
 
     @property
     def author(self) -> str:
-        return self.field("author", str)
+        value: str = self.field("author", str)
+        return value
+
+    @overload
+    def hexfield(self, name: str, size: int = 32, *, required: Literal[True] = True) -> bytes: ...
+
+    @overload
+    def hexfield(self, name: str, size: int = 32, *, required: bool) -> bytes | None: ...
 
     def hexfield(self, name: str, size: int = 32, *, required: bool = True) -> bytes | None:
         value = self.field(name, str, required=required)

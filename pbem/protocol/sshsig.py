@@ -22,7 +22,8 @@ import hashlib
 from dataclasses import dataclass
 
 from pbem.errors import AuthenticityError, InputError, IntegrityError
-from pbem.protocol.keys import KEY_TYPE, Identity, PublicKey, WireReader, ssh_string
+from pbem.protocol.keys import Identity, PublicKey
+from pbem.protocol.sshwire import KEY_TYPE, WireReader, ssh_string
 
 MAGIC = b"SSHSIG"
 VERSION = 1

@@ -350,7 +350,7 @@ class Transcript:
             except (HiddenInfoError, IntegrityError) as err:
                 problems.append(f"{_name(m)}: {err}")
                 continue
-            for slot, hexvalue in commitments.items():
+            for slot in commitments:
                 if slot not in store:
                     problems.append(f"{_name(m)}: slot {slot!r} committed but absent from the sealed store")
             # Every store must hold, for every slot committed so far, the

@@ -93,7 +93,7 @@ def order_of_battle(game: Any, view: Mapping[str, Any]) -> Text:
     rows, styles = [], []
     for u in sorted(units, key=lambda u: order.index(u["side"]) if u.get("side") in order else len(order)):
         side = u.get("side", "")
-        left, right = BRACKETS[order.index(side) % len(BRACKETS)] if side in order else ("", "")
+        left, right = tuple(BRACKETS[order.index(side) % len(BRACKETS)]) if side in order else ("", "")
         status = unit_status(u, view.get("marker_names"))
         if u.get("type") == "concealed":
             status.append("concealed" + (f": {u['identity']}" if u.get("identity") else ""))
@@ -198,9 +198,9 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
         order, sides = list(game.sides), view.get("eliminated_sides") or {}
         shown = [str(uid).join(BRACKETS[order.index(sides[uid]) % len(BRACKETS)]) if sides.get(uid) in order else str(uid)
                  for uid in view["eliminated"]]
-        line = Text()
-        flow(line, "Eliminated:", [item + "," for item in shown[:-1]] + shown[-1:], width)
-        out.print(line)
+        eliminated = Text()
+        flow(eliminated, "Eliminated:", [item + "," for item in shown[:-1]] + shown[-1:], width)
+        out.print(eliminated)
     if view.get("units") is not None:
         out.print(order_of_battle(game, view))
     if events:

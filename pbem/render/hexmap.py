@@ -51,7 +51,6 @@ from rich.console import Group
 from rich.style import Style
 from rich.text import Text
 
-from pbem.engine.hexes import Hex
 from pbem.engine.mapdata import GameMap
 from pbem.errors import InputError
 
@@ -364,7 +363,7 @@ class _Canvas:
 
     def lines(self) -> "Lines":
         runs = []
-        for chars, styles in zip(self.chars, self.styles):
+        for chars, styles in zip(self.chars, self.styles, strict=True):
             line, out, start = "".join(chars).rstrip(), [], 0
             for x in range(1, len(line) + 1):
                 if x == len(line) or styles[x] is not styles[start]:
@@ -412,7 +411,7 @@ def draw_grid(gmap: GameMap, stacks: Sequence[Stack], window: Window, sides: Seq
     canvas = _Canvas(height, width)
     by_hex = {stack.where: stack for stack in stacks}
     terrain_style = {name: Style(color=ink_for(t.colour), bgcolor=t.colour) for name, t in gmap.terrain_types.items()}
-    side_style = {side: Style(color=ink_for(colour), bgcolor=colour, bold=True) for side, colour in colours.items()}
+    side_style: dict[str | None, Style] = {side: Style(color=ink_for(colour), bgcolor=colour, bold=True) for side, colour in colours.items()}
     marker_style = Style(color="black", bgcolor=_MARKER_BG, bold=True)
     fill = "_"  # the hex's lower edge, where no tag covers it
     for col in range(window.c0, window.c1 + 1):
@@ -499,7 +498,7 @@ def stack_list(gmap: GameMap, stacks: Sequence[Stack], sides: Sequence[str], col
             parts.append(f"-- ! {stack.overstacked}")
         if shown is not None and stack.where not in shown:
             parts.append(f"-- not drawn: --around {stack.where}")
-        ink = Style(color=colours[stack.side], bold=True) if stack.side in colours else Style(bold=True)
+        ink = Style(color=colours[stack.side], bold=True) if stack.side is not None and stack.side in colours else Style(bold=True)
         flow(out, f"{_keyed(stack, sides)} {stack.where}{place}:", parts, width, indent=6, head_style=ink)
     if brief:
         out.append("\n" if lines else "")
@@ -509,8 +508,8 @@ def stack_list(gmap: GameMap, stacks: Sequence[Stack], sides: Sequence[str], col
 
 
 def _keyed(stack: Stack, sides: Sequence[str]) -> str:
-    left, right = _bracket(stack.side, sides)
-    return f"{left}{stack.key}{right}"
+    bracket = _bracket(stack.side, sides)  # two characters
+    return f"{bracket[0]}{stack.key}{bracket[1]}"
 
 
 def flow(out: Text, head: str, chips: Sequence[str], width: int, *, sep: str = " ", indent: int = 2,

@@ -243,7 +243,7 @@ def _records(items: Sequence[Mapping[str, Any]]) -> str:
     rows = [[_cell(it.get(k)) for k in keys] for it in items]
     if any(it.get("private") for it in items):
         keys.append("seen by")
-        for row, it in zip(rows, items):
+        for row, it in zip(rows, items, strict=True):
             row.append("only you" if it.get("private") else "")
     classes = ["mine" if it.get("private") else "" for it in items]
     return _table([k.replace("_", " ") for k in keys], rows, row_classes=classes)
@@ -275,7 +275,7 @@ def _view_tables(view: Mapping[str, Any], game: Any = None, state: Any = None) -
             for name, group in value.items():
                 flat = {k: v for k, v in group.items() if not _is_records(v)}
                 parts.append(f"<h3>{escape(str(name))}</h3><p>{escape(_cell(flat))}</p>")
-                for k, v in group.items():
+                for v in group.values():
                     if _is_records(v):
                         parts.append(_records(v))
     if view.get("rolls") is not None:

@@ -173,9 +173,9 @@ def board_stacks(gmap: GameMap, view: Mapping[str, Any]) -> dict[str, list[dict[
     for where, items in stacks.items():
         here = [u for u in units if isinstance(u, Mapping) and u.get("where") == where]
         counters = [it for it in items if it.get("side")]
-        if len(here) != len(counters) or any(u.get("side") != it["side"] for u, it in zip(here, counters)):
+        if len(here) != len(counters) or any(u.get("side") != it["side"] for u, it in zip(here, counters, strict=True)):
             continue  # not the view's own order: draw the counters as given
-        for unit, it in zip(here, counters):
+        for unit, it in zip(here, counters, strict=True):
             _marks_of(unit, it)
     gone = view.get("eliminated") or []
     if gone:
@@ -788,8 +788,8 @@ def _legend(pic: _Picture, gmap: GameMap, names: Mapping[str, str], overstack: M
             sg = ET.SubElement(g, "g", {"class": "swatch"})
             _swatch(pic, sg, swatch, x, y, sw)
             for el in sg.iter():  # a sample, not a counter of the position
-                if el.get("class") in ("counter", "marker", "marker mine", "stack"):
-                    el.set("class", "sample-" + el.get("class").replace(" ", "-"))
+                if (kind := el.get("class")) in ("counter", "marker", "marker mine", "stack"):
+                    el.set("class", "sample-" + kind.replace(" ", "-"))
         tx = x + (sw + size * 0.25 if swatch else 0)
         pic.text(g, tx, y + sw / 2 + fs * 0.36, [label], fs, container=frame, cls="legend-label")
         x += w

@@ -36,8 +36,8 @@ def awaiting(data: "AmbonData", state: AmbonState) -> tuple[Any, ...]:
                 from pbem.games.ambon import results
 
                 choices = landing.open_choices(data, state, lc)
-                due.append(DecisionDue(lc.waiting, "losses", f"the results of the landing combat on {lc.fight.target} "
-                                       f"({lc.fight.result}): {results.what_is_open(data, state, lc.fight, choices['hexes'])}?",
+                due.append(DecisionDue(lc.waiting, "losses", f"the results of the landing combat on {lc.settling.target} "
+                                       f"({lc.settling.result}): {results.what_is_open(data, state, lc.settling, choices['hexes'])}?",
                                        tuple(choices["units"]), rule="11.3"))
     if state.pending_retreats:
         from pbem.games.ambon import battle, retreat
@@ -45,9 +45,9 @@ def awaiting(data: "AmbonData", state: AmbonState) -> tuple[Any, ...]:
         for r in state.pending_retreats:
             piece = state.piece(r.unit)
             busy = battle.busy_hexes(state, "")
-            choices = retreat.retreat_choices(data, state, piece, retreat.retreat_options(data, state, piece, busy))
+            hexes = retreat.retreat_choices(data, state, piece, retreat.retreat_options(data, state, piece, busy))
             due.append(DecisionDue(piece.side, "retreat", f"where does {piece.id} retreat from {piece.where} (14.3)?",
-                                   tuple(choices), rule="14.3"))
+                                   tuple(hexes), rule="14.3"))
     due += rolls.due(data, state)
     if state.surrender_offered:
         due.append(DecisionDue(ALLIED, "surrender", f"surrender at the start of turn {state.turn}?", ("yes", "no"),

@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.machine import Event, illegal, replace
-from pbem.games.ambon import combat, entering, movement, results, retreat
+from pbem.games.ambon import combat, entering, movement, results
 from pbem.games.ambon.state import ELIMINATED, JAPANESE, AmbonState, Battle, CombatStage, Fight, Piece, other
 
 if TYPE_CHECKING:
@@ -316,7 +316,7 @@ def _resolve(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[AmbonStat
         state, b, events = _read_crt(data, state, b)
         if b.stage is CombatStage.DONE:
             return state, events
-    state, more, fight = results.settle(data, state, b.fight, busy_hexes(state, b.target))
+    state, more, fight = results.settle(data, state, b.settling, busy_hexes(state, b.target))
     events += more
     if not fight.done:
         return _with_battle(state, replace(b, stage=CombatStage.LOSSES, fight=fight)), events
@@ -353,12 +353,12 @@ def _read_crt(data: "AmbonData", state: AmbonState, b: Battle) -> tuple[AmbonSta
 
 def what_is_open(data: "AmbonData", state: AmbonState, b: Battle) -> str:
     """The owner's open choice at ``b``, in words."""
-    return results.what_is_open(data, state, b.fight, open_choices(data, state, b)["hexes"])
+    return results.what_is_open(data, state, b.settling, open_choices(data, state, b)["hexes"])
 
 
 def open_choices(data: "AmbonData", state: AmbonState, b: Battle) -> dict[str, Any]:
     """The owner's open choice at ``b`` as data (:func:`results.open_choices`)."""
-    return results.open_choices(data, state, b.fight, busy_hexes(state, b.target))
+    return results.open_choices(data, state, b.settling, busy_hexes(state, b.target))
 
 
 def answer(data: "AmbonData", state: AmbonState, side: str, kind: str, value: str, target: str | None,
@@ -374,7 +374,7 @@ def answer(data: "AmbonData", state: AmbonState, side: str, kind: str, value: st
                                   + (f" at {target}" if target else ""))
         raise illegal("11.3", f"say which combat this answers (target = ...): choices open at {', '.join(open_)}")
     b = waiting[0]
-    fight, event = results.take_answer(state, b.fight, side, kind, value, more, open_choices(data, state, b))
+    fight, event = results.take_answer(state, b.settling, side, kind, value, more, open_choices(data, state, b))
     return _with_battle(state, replace(b, fight=fight)), [event]
 
 

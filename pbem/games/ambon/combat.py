@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import ceil, floor
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from pbem.engine.machine import Event, illegal, replace
 from pbem.games.ambon import movement
@@ -126,7 +126,7 @@ def odds(
     defenders: list[Piece],
     target: str,
     *,
-    across: list[str] = (),
+    across: Sequence[str] = (),
     hq: dict[str, bool] | None = None,
 ) -> Odds:
     """The CRT column and DRMs of a combat against ``target`` (11.0-11.2).

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeGuard
 
 from pbem.engine.machine import illegal
 from pbem.engine.mapdata import PROHIBITED, DataFile, DataSet, load_dataset
@@ -199,7 +199,7 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[int | float]:
     return (_is_int(value) or isinstance(value, float)) and math.isfinite(value)
 
 
@@ -361,7 +361,7 @@ class AmbonData:
         if odds != sorted(set(odds)):
             raise src.error("tables.crt.columns", "the columns must run from the worst odds to the best (11.0)")
         for row, cells in crt.rows.items():
-            for column, cell in zip(crt.columns, cells):
+            for column, cell in zip(crt.columns, cells, strict=False):
                 if not CRT_RESULT.fullmatch(cell):
                     raise src.error(f"tables.crt.rows.{row}", f"result {cell!r} in column {column} is not "
                                                               f"\"A/D\" hits with an optional r or R (11.3)",
@@ -594,7 +594,7 @@ class AmbonData:
         entries = src.array(doc["victory_bands"], "victory_bands")
         if not entries:
             raise src.error("victory_bands", "no [[victory_bands]] (3.0)")
-        bands = []
+        bands: list[VictoryBand] = []
         for i, entry in enumerate(entries):
             key = f"victory_bands[{i}]"
             entry = src.table(entry, key)
@@ -606,8 +606,9 @@ class AmbonData:
                                      "has a band (3.0)")
             if low is not None and high is not None and low > high:
                 raise src.error(f"{key}.min", f"min {low} is above max {high}")
-            if i and low != bands[-1].high + 1:
-                raise src.error(f"{key}.min", f"expected {bands[-1].high + 1}, one more than the max of the band "
+            before = bands[-1].high if i else None  # only the last band has no max: checked above
+            if before is not None and low != before + 1:
+                raise src.error(f"{key}.min", f"expected {before + 1}, one more than the max of the band "
                                               f"before: every total has one band (3.0)")
             bands.append(VictoryBand(src.string(entry["name"], f"{key}.name"), src.string(entry["note"], f"{key}.note"),
                                      low, high))

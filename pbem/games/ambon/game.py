@@ -116,6 +116,7 @@ class AmbonGame:
         seq = getattr(action, "seq", None)
         if seq is not None and seq != state.seq:  # a new message: what its author saw when writing it
             state = replace(state, seq=seq, seen=(state.turn, str(state.phase)))
+        events: list[Event]
         if isinstance(action, Sealed):
             state, events = hidden.sealed(data, state, action), []
         elif isinstance(action, Opened):

@@ -5,7 +5,7 @@ events.  The phase an order belongs to comes first (:func:`phases.reach`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from pbem.engine.machine import Event, Ordered, illegal, replace
 from pbem.engine.paths import format_mp, validate_path
@@ -57,7 +57,7 @@ def ordered(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[Ambo
         state, events = _bombard(data, state, action)
         return replace(state, acted=True), events
     entry = HANDLERS.get(kind) if isinstance(kind, str) else None
-    if entry is None:
+    if entry is None or not isinstance(kind, str):  # (entry is None for every kind not a str)
         raise illegal("5.0", f"order {action.index + 1}: {kind!r} is not an Ambon order")
     phase_of, handler = entry
     phase = phase_of(side)
@@ -68,7 +68,7 @@ def ordered(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[Ambo
     return replace(state, acted=True), events + more
 
 
-def _bombarded_retreat(data: "AmbonData", state: AmbonState, side: str, order: dict) -> tuple[AmbonState, list[Event]]:
+def _bombarded_retreat(data: "AmbonData", state: AmbonState, side: str, order: Mapping[str, Any]) -> tuple[AmbonState, list[Event]]:
     """14.3: the owner's hex for a unit a bombardment hit (``retreat =
     "retreat"  to = HEX``, ``target`` = the unit's hex when several wait)."""
     from pbem.games.ambon import rolls
@@ -236,7 +236,7 @@ def _move(data: "AmbonData", state: AmbonState, action: Ordered) -> tuple[AmbonS
     events: list[Event] = []
     spent = piece.spent
     walked = [path[0]]
-    for h, paid in zip(route.hexes[1:], route.steps):
+    for h, paid in zip(route.hexes[1:], route.steps, strict=True):
         where = data.map.label(h)
         spent += paid
         walked.append(where)

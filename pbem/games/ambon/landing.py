@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.engine.machine import Event, illegal, replace
 from pbem.engine.paths import format_mp
 from pbem.errors import IllegalOrderError
-from pbem.games.ambon import combat, entering, movement, results, retreat
+from pbem.games.ambon import combat, entering, movement, results
 from pbem.games.ambon.state import (
     ALLIED,
     ELIMINATED,
@@ -60,11 +60,11 @@ def start(data: "AmbonData", state: AmbonState, box: str, seq: int) -> tuple[Amb
     """6.0: the Japanese attempt a landing from First Wave box ``box``."""
     lane = data.lane_of_box(box)
     if lane is None or lane.first_wave != box:
-        raise illegal("6.0", f"{box!r} is not a First Wave box ({', '.join(l.first_wave for l in data.lanes.values())})")
+        raise illegal("6.0", f"{box!r} is not a First Wave box ({', '.join(ln.first_wave for ln in data.lanes.values())})")
     units = landing_units(data, state, box)
     if not units:
         raise illegal("6.0", f"no Japanese unit is in {box}")
-    if any(l.lane == lane.id for l in state.landings):
+    if any(ld.lane == lane.id for ld in state.landings):
         raise illegal("6.0", f"the landing from {box} has already been ordered or postponed this turn")
     held = [p.id for p in state.at(lane.target) if p.side == ALLIED and not p.concealed]
     if held and not fighters(data, state, units):
@@ -149,7 +149,7 @@ def postpone(data: "AmbonData", state: AmbonState, box: str) -> tuple[AmbonState
     lane = data.lane_of_box(box)
     if lane is None or lane.first_wave != box or not state.at(box):
         raise illegal("6.0", f"{box!r} is not a First Wave box holding units")
-    if any(l.lane == lane.id for l in state.landings):
+    if any(ld.lane == lane.id for ld in state.landings):
         raise illegal("6.0", f"the landing from {box} has already been ordered or postponed this turn")
     record = Landing(lane.id, landing_units(data, state, box), LandingStage.POSTPONED)
     return replace(state, landings=state.landings + (record,)), [
@@ -159,7 +159,7 @@ def postpone(data: "AmbonData", state: AmbonState, box: str) -> tuple[AmbonState
 def unattempted(data: "AmbonData", state: AmbonState) -> list[str]:
     """6.0: First Wave boxes holding units whose landing has been neither
     attempted nor postponed this Landing Phase."""
-    done = {l.lane for l in state.landings}
+    done = {ld.lane for ld in state.landings}
     return [lane.first_wave for lane in data.lanes.values() if lane.id not in done and state.at(lane.first_wave)]
 
 
@@ -176,6 +176,7 @@ def attempt_the_rest(data: "AmbonData", state: AmbonState, seq: int) -> tuple[Am
             state, more = start(data, state, box, seq)
         except IllegalOrderError as err:
             lane = data.lane_of_box(box)
+            assert lane is not None  # box is a lane's First Wave box (unattempted)
             state = replace(state, landings=state.landings + (
                 Landing(lane.id, landing_units(data, state, box), LandingStage.NOT_MADE),))
             events.append(Event(err.rule or "6.0", f"the landing from {box} is not made: {str(err).removeprefix(f'{err.rule}: ')}"))
@@ -212,7 +213,7 @@ def resolve(data: "AmbonData", state: AmbonState, landing: Landing, die: int) ->
     state = _landing_stage(state, landing.lane, LandingStage.DONE)
     penalty = result  # the marker the landing units get: No Move, or -N MP (6.2)
     state = state.with_pieces(replace(state.piece(u), where=lane.target, penalty=penalty) for u in landing.units)
-    what = "no movement this turn" if penalty == "no-move" else f"-{format_mp(less, unit=False)} MP this turn"
+    what = "no movement this turn" if less is None else f"-{format_mp(less, unit=False)} MP this turn"  # None: no-move
     events = [Event(rule, f"landing on {lane.target}: {shown} -> landing succeeds, {what}",
                     {"lane": landing.lane, "roll": die, "drms": [list(m) for m in mods], "total": total, "result": result, "landed": list(landing.units)})]
     state, more = entering.entered_all(data, state, list(landing.units), lane.target, landed=True)
@@ -220,7 +221,7 @@ def resolve(data: "AmbonData", state: AmbonState, landing: Landing, die: int) ->
 
 
 def _landing_stage(state: AmbonState, lane_id: str, stage: LandingStage) -> AmbonState:
-    return replace(state, landings=tuple(replace(l, stage=stage) if l.lane == lane_id else l for l in state.landings))
+    return replace(state, landings=tuple(replace(ld, stage=stage) if ld.lane == lane_id else ld for ld in state.landings))
 
 
 def sweep(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]]:
@@ -247,8 +248,8 @@ def sweep(data: "AmbonData", state: AmbonState) -> tuple[AmbonState, list[Event]
             continue
         state = state.with_pieces(replace(p, where=lane.first_wave) for p in waiting)
         events.append(Event("6.4", f"{', '.join(p.id for p in waiting)} move up to {lane.first_wave}"))
-    used = sorted({data.lanes[l.lane].mine_box for l in state.landings
-                   if data.lanes[l.lane].mine_box and l.stage not in (LandingStage.POSTPONED, LandingStage.NOT_MADE)})
+    used = sorted({mine_box for ld in state.landings
+                   if (mine_box := data.lanes[ld.lane].mine_box) and ld.stage not in (LandingStage.POSTPONED, LandingStage.NOT_MADE)})
     swept = used
     if state.ruling("6.4") == "every-turn":
         swept = sorted({m.box for m in state.mines if m.box != REMOVED and m.status in ("real", "dummy")} | set(used))
@@ -408,7 +409,7 @@ def resolve_combat(data: "AmbonData", state: AmbonState, lc: LandingCombat) -> t
     lane = data.lanes[lc.lane]
     events: list[Event] = []
     if lc.fight is None:
-        landing = next(l for l in state.landings if l.lane == lc.lane)
+        landing = next(ld for ld in state.landings if ld.lane == lc.lane)
         units = [u for u in landing.units if state.piece(u).where == lane.first_wave]
         fighting = [state.piece(u) for u in fighters(data, state, units)]
         factor = Fraction(lc.factor)  # the 6.3 table's "combat-1/4", "combat-1/2", "combat-1"
@@ -431,7 +432,7 @@ def resolve_combat(data: "AmbonData", state: AmbonState, lc: LandingCombat) -> t
         lc = replace(lc, fight=Fight(lane.target, JAPANESE, tuple(p.id for p in fighting), rolled.result,
                                      tuple(p.id for p in defenders), names=("Allied", "Japanese"),
                                      label="landing combat on"))
-    state, more, fight = results.settle(data, state, lc.fight, _busy(data, state, lc.lane))
+    state, more, fight = results.settle(data, state, lc.settling, _busy(data, state, lc.lane))
     events += more
     if not fight.done:
         return _with_combat(state, replace(lc, stage=CombatStage.LOSSES, fight=fight), lc.lane), events
@@ -446,11 +447,11 @@ def resolve_combat(data: "AmbonData", state: AmbonState, lc: LandingCombat) -> t
 def awaiting_choice(state: AmbonState, side: str, target: str | None = None) -> list[LandingCombat]:
     """The landing combats waiting for ``side``'s 11.3 choice (at ``target``)."""
     return [lc for lc in state.landing_combats if lc.stage is CombatStage.LOSSES and lc.waiting == side
-            and (target is None or lc.fight.target == target)]
+            and (target is None or lc.settling.target == target)]
 
 
 def open_choices(data: "AmbonData", state: AmbonState, lc: LandingCombat) -> dict[str, Any]:
-    return results.open_choices(data, state, lc.fight, _busy(data, state, lc.lane))
+    return results.open_choices(data, state, lc.settling, _busy(data, state, lc.lane))
 
 
 def answer(data: "AmbonData", state: AmbonState, side: str, kind: str, value: str, target: str | None,
@@ -460,9 +461,9 @@ def answer(data: "AmbonData", state: AmbonState, side: str, kind: str, value: st
     waiting = awaiting_choice(state, side, target)
     if len(waiting) != 1:
         raise illegal("11.3", "say which landing combat this answers (target = ...): choices open on "
-                              + ", ".join(lc.fight.target for lc in awaiting_choice(state, side)))
+                              + ", ".join(lc.settling.target for lc in awaiting_choice(state, side)))
     lc = waiting[0]
-    fight, event = results.take_answer(state, lc.fight, side, kind, value, more, open_choices(data, state, lc))
+    fight, event = results.take_answer(state, lc.settling, side, kind, value, more, open_choices(data, state, lc))
     return _with_combat(state, replace(lc, fight=fight), lc.lane), [event]
 
 
@@ -472,7 +473,7 @@ def come_ashore(data: "AmbonData", state: AmbonState, lane_id: str) -> tuple[Amb
     onto it under the opposed-landing marker, with every effect of entering
     it; artillery "may not advance along with the other units"."""
     lane = data.lanes[lane_id]
-    landing = next(l for l in state.landings if l.lane == lane_id)
+    landing = next(ld for ld in state.landings if ld.lane == lane_id)
     units = [u for u in landing.units if state.piece(u).where == lane.first_wave]
     movers = [state.piece(u) for u in fighters(data, state, units)]
     state = _landing_stage(_with_combat(state, None, lane_id), lane_id, LandingStage.DONE)

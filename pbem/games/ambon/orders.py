@@ -369,7 +369,7 @@ def drawn_identities(data: "AmbonData", field: str, rng: Any) -> dict[str, str]:
     counts = _counts(data, field)
     values = [kind for kind in allowed for _ in range(counts[kind])]
     rng.shuffle(values)
-    return dict(zip(getattr(data, attr), values))
+    return dict(zip(getattr(data, attr), values, strict=False))
 
 
 def draw(data: "AmbonData", document: Mapping[str, Any], side: str, rng: Any) -> dict[str, Any]:

@@ -34,13 +34,13 @@ def blocker(data: "AmbonData", state: AmbonState) -> str:
     """Why the current phase cannot end yet, in words ("" when it can)."""
     if state.owed:
         return f"{state.owed[0].side} owes the reveal of {', '.join(r.slot for r in state.owed)}"
-    rolling = [l for l in state.landings if l.stage in (LandingStage.REVEALS, LandingStage.ROLL)]
+    rolling = [ld for ld in state.landings if ld.stage in (LandingStage.REVEALS, LandingStage.ROLL)]
     if rolling:
         return f"the landing from {data.lanes[rolling[0].lane].first_wave} is not resolved"
     if state.landing_combats:
         lc = state.landing_combats[0]
         if lc.stage is CombatStage.LOSSES:
-            return f"{lc.waiting} has not chosen the losses and retreats of the landing combat on {lc.fight.target} (11.3)"
+            return f"{lc.waiting} has not chosen the losses and retreats of the landing combat on {lc.settling.target} (11.3)"
         return f"the landing combat from {data.lanes[lc.lane].first_wave} is not resolved"
     if state.bombardments:
         return f"{state.bombardments[0].unit}'s bombardment is not resolved"

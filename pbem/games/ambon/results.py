@@ -51,7 +51,7 @@ def settle(data: "AmbonData", state: AmbonState, fight: Fight,
                                             standing=state.standing.get(owner, "losses"), where=where)
             decided = victims is not None and refused is not None and (
                 not kind or refused == "hit" or _retreat_decided(data, state, held, victims, busy))
-            if decided:
+            if decided and victims is not None:  # decided: victims chosen
                 state, more, _ = combat.take_hits(state, data, victims, fight.names[0])
                 if refused == "hit":  # 11.3 ruling per-stack: one extra hit for all, and nobody retreats
                     more.append(Event("11.3", f"{fight.label} {fight.target}: the defenders refuse the retreat with "
@@ -64,14 +64,14 @@ def settle(data: "AmbonData", state: AmbonState, fight: Fight,
                 moved = retreat.retreat_units(data, state, survivors, kind, busy, refuse=held.answer("retreat"),
                                               to=held.answer("to"), where=where)
                 decided = moved is not None
-                if decided:
+                if moved is not None:
                     state, more = moved
         else:
             attackers = _attackers(state, fight)
             victims = combat.choose_victims(data, attackers, a_hits, answer=_words(held.answer("losses")),
                                             standing=state.standing.get(owner, "losses"), where=where)
             decided = victims is not None
-            if decided:
+            if victims is not None:
                 state, more, _ = combat.take_hits(state, data, victims, fight.names[1])
         if not decided:
             if not (fight.asked and fight.waiting == owner):

@@ -111,6 +111,7 @@ def retreat_units(data: "AmbonData", state: AmbonState, pieces: list[Piece], kin
                 events += more
                 continue
         choices = retreat_choices(data, state, piece, options)
+        target: str | None
         if len(choices) == 1:
             target, chosen = choices[0], ""  # the only hex 11.3 allows: nobody's choice
             if to is not None and target not in to.split() and TOWARD_FRIENDS not in to.split():

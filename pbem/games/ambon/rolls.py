@@ -13,7 +13,7 @@ is rolled, so that viewing a position does not load them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
 
 from pbem.engine.later import match_roll
 from pbem.engine.machine import DiceDue, DiceRolled, Event, replace
@@ -25,29 +25,36 @@ if TYPE_CHECKING:
     from pbem.games.ambon.data import AmbonData
 
 Resolve = Callable[[AmbonState, int], "tuple[AmbonState, list[Event]]"]
+_Rolled = TypeVar("_Rolled")
+
+
+def _resolving(apply: Callable[["AmbonData", AmbonState, _Rolled, int], "tuple[AmbonState, list[Event]]"],
+               data: "AmbonData", rolled_for: _Rolled) -> Resolve:
+    """What a die does: ``apply`` bound to the data and to what it is rolled for."""
+    return lambda s, die: apply(data, s, rolled_for, die)
 
 
 def _pending(data: "AmbonData", state: AmbonState) -> Iterator[tuple[DiceDue, Resolve]]:
     """Every roll due now, in the order they are rolled, with what applies it."""
     lanes = data.lanes
-    for l in state.landings:
-        if l.stage is LandingStage.ROLL:
-            yield (DiceDue(l.label, 1, 6, l.key_seq, f"landing on {lanes[l.lane].target}"),
-                   lambda s, die, l=l: _landed(data, s, l, die))
+    for ld in state.landings:
+        if ld.stage is LandingStage.ROLL:
+            yield (DiceDue(ld.label, 1, 6, ld.key_seq, f"landing on {lanes[ld.lane].target}"),
+                   _resolving(_landed, data, ld))
     for lc in state.landing_combats:
         if lc.stage is CombatStage.ROLL:
             yield (DiceDue(lc.label, 1, 6, lc.key_seq, f"landing combat on {lanes[lc.lane].target}"),
-                   lambda s, die, lc=lc: _landing_fought(data, s, lc, die))
+                   _resolving(_landing_fought, data, lc))
     for b in state.bombardments:
         yield (DiceDue(b.label, 1, 6, b.key_seq, f"{b.unit} bombards {b.target}"),
-               lambda s, die, b=b: _bombarded(data, s, b, die))
+               _resolving(_bombarded, data, b))
     for r in state.recoveries:
         yield (DiceDue(r.label, 1, 6, r.key_seq, f"recovery check of {r.unit}"),
-               lambda s, die, r=r: _recovered(data, s, r, die))
-    for b in state.battles:
-        if b.stage is CombatStage.ROLL:
-            yield (DiceDue(b.label, 1, 6, b.key_seq, f"combat at {b.target}"),
-                   lambda s, die, b=b: _fought(data, s, b, die))
+               _resolving(_recovered, data, r))
+    for bt in state.battles:
+        if bt.stage is CombatStage.ROLL:
+            yield (DiceDue(bt.label, 1, 6, bt.key_seq, f"combat at {bt.target}"),
+                   _resolving(_fought, data, bt))
 
 
 def due(data: "AmbonData", state: AmbonState) -> list[DiceDue]:
@@ -76,10 +83,10 @@ def rolled(data: "AmbonData", state: AmbonState, action: DiceRolled) -> tuple[Am
 # --------------------------------------------------------------------------- what each die does
 
 
-def _landed(data: "AmbonData", state: AmbonState, l: Landing, die: int) -> tuple[AmbonState, list[Event]]:
+def _landed(data: "AmbonData", state: AmbonState, ld: Landing, die: int) -> tuple[AmbonState, list[Event]]:
     from pbem.games.ambon import landing
 
-    return landing.resolve(data, state, l, die)
+    return landing.resolve(data, state, ld, die)
 
 
 def _landing_fought(data: "AmbonData", state: AmbonState, lc: LandingCombat, die: int) -> tuple[AmbonState, list[Event]]:
@@ -102,7 +109,7 @@ def _recovered(data: "AmbonData", state: AmbonState, check: RecoveryCheck, die: 
 
 
 def _bombarded(data: "AmbonData", state: AmbonState, b: Bombardment, die: int) -> tuple[AmbonState, list[Event]]:
-    from pbem.games.ambon import bombardment, hidden, retreat
+    from pbem.games.ambon import bombardment, hidden
 
     state = replace(state, bombardments=tuple(x for x in state.bombardments if x != b))
     state, events, forced = bombardment.resolve_bombardment(data, state, b.unit, b.target, die, defensive=b.defensive)

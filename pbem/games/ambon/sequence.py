@@ -111,7 +111,7 @@ def title(phase: str) -> str:
 
 def order_of(phase: str) -> int:
     """The place of ``phase`` in 5.0 (setup first); the game's end after all."""
-    return PHASES.index(phase) if phase in PHASES else len(PHASES)  # type: ignore[arg-type]
+    return PHASES.index(phase) if phase in PHASES else len(PHASES)
 
 
 # --------------------------------------------------------------------------- the data's turn track

@@ -56,7 +56,7 @@ def span(slots: tuple[str, ...]) -> str:
 def named_units() -> list[tuple[str, str, tuple[str, ...]]]:
     """(rule, side, unit ids) of every unit these rules name: AmbonData checks
     on load that counters.toml has them."""
-    found = [("4.2", JAPANESE, KURE + (REGIMENTAL_HQ, REGIMENTAL_ARTILLERY))]
+    found: list[tuple[str, str, tuple[str, ...]]] = [("4.2", JAPANESE, KURE + (REGIMENTAL_HQ, REGIMENTAL_ARTILLERY))]
     found += [("4.2", JAPANESE, units) for units in BATTALIONS.values()]
     found += [("4.1", ALLIED, units) for _, _, _, units, _ in ALLIED_REQUIREMENTS]
     return found
@@ -147,7 +147,7 @@ def allied_setup_problems(data: "AmbonData", state: AmbonState) -> list[str]:
         problems += [f"a remaining NEI company may set up only on a coastal hex, not {where}" for where in inland]
     elif counted and sum(c for c in surplus.values() if c > 0) != remaining:
         problems.append(f"the {remaining} remaining NEI companies must set up on coastal hexes")
-    concealed = Counter()
+    concealed: Counter[str] = Counter()
     for pid in data.concealed_slots:
         where = placed.get(pid, "")
         if not where[:1].isdigit() or gmap.hex(where) not in gmap.coastal:

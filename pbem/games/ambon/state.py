@@ -123,6 +123,12 @@ class LandingCombat:
     fight: "Fight | None" = None  # once its CRT result is read: its results being applied (results.py)
 
     @property
+    def settling(self) -> "Fight":
+        """The fight whose results are being applied: set once its CRT result is read."""
+        assert self.fight is not None, f"{self.label}: no CRT result read yet"
+        return self.fight
+
+    @property
     def label(self) -> str:
         return f"landing combat {self.lane}"
 
@@ -177,6 +183,12 @@ class Battle:
     die: int = 0  # once rolled (ROLLED and after)
     fight: "Fight | None" = None  # once its CRT result is read: its results being applied (results.py)
     asked_at: int = 0  # ADVANCE: the message during (or after) which the 11.4 decision opened
+
+    @property
+    def settling(self) -> "Fight":
+        """The fight whose results are being applied: set once its CRT result is read."""
+        assert self.fight is not None, f"{self.label}: no CRT result read yet"
+        return self.fight
 
     @property
     def label(self) -> str:

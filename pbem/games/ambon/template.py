@@ -183,7 +183,7 @@ def _reveals(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str]
 def _decisions(game: Any, state: AmbonState, side: str, out: Sections) -> None:
     data = game.data
     decisions: list[dict[str, Any]] = []
-    examples: list[dict[str, Any]] = []
+    examples: list[dict[str, Any] | list[dict[str, Any]]] = []  # Section.examples: an order, or a group of them
     notes: list[str] = []
     for lc in landing.awaiting_support(data, state) if side == ALLIED else []:
         target = data.lanes[lc.lane].target
@@ -232,7 +232,7 @@ def _decisions(game: Any, state: AmbonState, side: str, out: Sections) -> None:
 
 
 def _losses(data: Any, fight: Any, choices: dict[str, Any], state: AmbonState, notes: list[str],
-            examples: list[dict[str, Any]], decisions: list[dict[str, Any]]) -> None:
+            examples: list[dict[str, Any] | list[dict[str, Any]]], decisions: list[dict[str, Any]]) -> None:
     """11.3: an open choice of losses and retreat (a combat's or a landing combat's), for its owner."""
     from pbem.games.ambon import results
 
@@ -297,7 +297,8 @@ def _setup(game: Any, state: AmbonState, side: str, out: Sections) -> None:
                  '  wave = "fw-laha"  units = ["3.A", "3.B"]',
                  "and, in the same message, the turn-1 landings: land = FIRST-WAVE BOX (or postpone = ...)"]
         out.awaited.append("your setup (4.2) and the turn-1 landings (6.0)")
-        examples = [{"setup": "historical"}] + [{"land": lane.first_wave} for lane in game.data.lanes.values()]
+        examples = [{"setup": "historical"}]
+        examples += [{"land": lane.first_wave} for lane in game.data.lanes.values()]
         out.sections.append(Section("Japanese setup (4.2) and landings (6.0)", notes, examples))
     out.standing = dict(STANDING.get(side, {}))
 
@@ -352,7 +353,7 @@ def _off_map(game: Any, state: AmbonState, side: str, secrets: Mapping[str, str]
 def _landings(game: Any, state: AmbonState, out: Sections) -> None:
     data = game.data
     boxes = [lane for lane in data.lanes.values() if state.at(lane.first_wave)]
-    ordered = {l.lane for l in state.landings}
+    ordered = {ld.lane for ld in state.landings}
     open_boxes = [lane for lane in boxes if lane.id not in ordered]
     if not open_boxes:
         return

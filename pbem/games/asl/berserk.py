@@ -138,13 +138,13 @@ def eligibility(
     why = u.cannot_move()
     checks.append(Check(RULE, not why, f"{u.id} can move" if not why else f"{u.id} cannot move: {', '.join(why)}"))
     # 5. a Good Order leader, not Prep Fire / Pin, in or adjacent to its Location
-    near = [l for l in position.friendly() if l.is_leader and l.hex.distance(u.hex) <= 1]
-    qualified = [l for l in near if not leader_problems(l)]
+    near = [ldr for ldr in position.friendly() if ldr.is_leader and ldr.hex.distance(u.hex) <= 1]
+    qualified = [ldr for ldr in near if not leader_problems(ldr)]
     if qualified:
-        text = "leader " + ", ".join(l.name for l in qualified) + (" in its hex" if qualified[0].hex == u.hex else " adjacent")
+        text = "leader " + ", ".join(ldr.name for ldr in qualified) + (" in its hex" if qualified[0].hex == u.hex else " adjacent")
         checks.append(Check(RULE, True, f"Good Order {text}, not marked Prep Fire or Pin"))
     elif near:
-        parts = [f"{l.name} {' and '.join(leader_problems(l))}" for l in near]
+        parts = [f"{ldr.name} {' and '.join(leader_problems(ldr))}" for ldr in near]
         only = "the only leader in or adjacent to its hex" if len(near) == 1 else "every leader in or adjacent to its hex"
         checks.append(Check(RULE, False, f"{only}: " + "; ".join(parts)))
     else:
@@ -181,16 +181,16 @@ def eligibility(
         checks.append(Check(RULE, False, f"no Known Enemy Unit in its LOS within {mf_text(limit)}: " + "; ".join(reasons)))
     targets: list[str] = []
     if qualified and reachable:
-        seen_by = {e.id: [l for l in qualified if position.has_los(l.hex, e.hex)] for e, _ in reachable}
+        seen_by = {e.id: [ldr for ldr in qualified if position.has_los(ldr.hex, e.hex)] for e, _ in reachable}
         targets = [e.id for e, _ in reachable if seen_by[e.id]]
         if targets:
             checks.append(Check(RULE, True, "in LOS of the leader: " + ", ".join(
-                f"{t} (seen by {', '.join(l.id for l in seen_by[t])})" for t in targets)))
+                f"{t} (seen by {', '.join(ldr.id for ldr in seen_by[t])})" for t in targets)))
         else:
             checks.append(Check(RULE, False, "no qualifying leader has LOS to " + ", ".join(e.name for e, _ in reachable)))
     eligible = all(c.ok for c in checks)
     return Eligibility(u.id, eligible, tuple(checks), tuple(targets) if eligible else (),
-                       tuple(l.id for l in qualified))
+                       tuple(ldr.id for ldr in qualified))
 
 
 def surviving_hs(hs: Unit, squad_type: str, nationality: Nationality) -> Check:

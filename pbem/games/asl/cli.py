@@ -216,7 +216,7 @@ def check_berserk(position_path: str, units: tuple[str, ...], target: str | None
     if declarations and not report_all:
         results, problems = berserk.check_declarations(position, declarations, data)
         ok = all(r.eligible for r in results) and all(c.ok for c in problems)
-        out = {"ok": ok, "units": [r.to_json() for r in results], "declaration": [c.to_json() for c in problems],
+        out: dict[str, Any] = {"ok": ok, "units": [r.to_json() for r in results], "declaration": [c.to_json() for c in problems],
                "effects": {}}
         for d in declarations:
             for uid in d.units:

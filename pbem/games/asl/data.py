@@ -561,7 +561,7 @@ def load_rules(raw: bytes, name: str) -> tuple[tuple[Section, ...], dict[str, An
         tables[group] = {}
         for tid, spec in g.items():
             spec = src.table(spec, f"{group}.{tid}")
-            values = {}
+            values: dict[str, int | str] = {}
             for k, v in spec.items():
                 if k == "tem":
                     values[k] = src.integer(v, f"{group}.{tid}.{k}")
@@ -621,7 +621,8 @@ def lookup(data: AslData, query: str) -> list[Match]:
     if not q:
         raise InputError("give a name to look up, e.g. \"Type 92 Infantry Gun\"")
     found: list[Match] = []
-    for entry in (*data.notes, *data.sections):
+    entries: tuple[Note | Section, ...] = (*data.notes, *data.sections)
+    for entry in entries:
         best = Match(entry, 0, "")
         for label in entry.names:
             n = _norm(label)

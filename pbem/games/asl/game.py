@@ -63,7 +63,7 @@ from pbem.games.asl.terms import ALLIED, AXIS, MAX_PURPOSE
 
 SQUAD_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 DICE = {"DR": 2, "dr": 1}
-ORDER_FIELDS = {  # type: (required, optional)
+ORDER_FIELDS = {  # order type: (required fields, optional fields)
     "setup": (("nationality",), ("squads", "dare_death")),
     "DR": (("purpose",), ("drm",)),
     "dr": (("purpose",), ("drm",)),
@@ -109,7 +109,7 @@ class Roll:
         else:
             text = f"dr {self.total}"
         if self.drm:
-            text += f"; {self.drm:+d} {'DRM' if self.kind == 'DR' else 'drm'}: final {self.total + self.drm}"
+            text += f"; {self.drm:+d} {'DRM' if self.kind == 'DR' else 'drm'}: final {sum(self.values) + self.drm}"
         return text
 
 
@@ -273,10 +273,10 @@ class AslGame(notes.EndedByOrder, Dispatching):
                 public.append({"type": kind, "squad": _text(order, "squad", where, 32),
                                "purpose": _text(order, "purpose", where, MAX_PURPOSE) if "purpose" in order else ""})
             elif kind in ("seal", "reveal"):
-                slot = order.get("slot")
-                squad = dare_death.squad_of(slot.strip()) if kind == "reveal" and isinstance(slot, str) else None
-                if squad:
-                    raise InputError(f"{where}: slot {slot.strip()!r} holds squad {squad}'s Dare-Death designation: reveal it "
+                named = order.get("slot")
+                squad = dare_death.squad_of(named.strip()) if kind == "reveal" and isinstance(named, str) else None
+                if squad and isinstance(named, str):
+                    raise InputError(f"{where}: slot {named.strip()!r} holds squad {squad}'s Dare-Death designation: reveal it "
                                      f"with a dare-death order (squad = \"{squad}\"), which the opponent reads (8.5.2)",
                                      field="slot")
                 notes.read_note_order(kind, order, where, seals, reveals, reserved=dare_death.SLOT_PREFIX,
@@ -344,8 +344,8 @@ class AslGame(notes.EndedByOrder, Dispatching):
         side, order = action.side, action.order
         if set(order) - {"type", "nationality", "squads"}:
             raise InputError(f"unknown setup field(s) {', '.join(sorted(set(order) - {'type', 'nationality', 'squads'}))}")
-        if state.setup_of(side) is not None:
-            raise illegal("asl.setup", f"{side} has already set up (message {state.setup_of(side).seq:04d})")
+        if (done := state.setup_of(side)) is not None:
+            raise illegal("asl.setup", f"{side} has already set up (message {done.seq:04d})")
         nat = self.data.nationality(order["nationality"])
         roster = dare_death.roster_types(order.get("squads", {}), "setup")
         eligible = dare_death.eligible(nat, roster) if nat.dare_death else []

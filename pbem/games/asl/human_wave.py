@@ -55,6 +55,7 @@ def participants(position: Position, units: Sequence[str] | None, hexes: Sequenc
         raise InputError("a Human Wave names either its units or its hexes", field="units")
     if units is not None:
         return [position.unit(u) for u in units]
+    assert hexes is not None  # one of the two is given: checked above
     where = {position.board.parse(h) for h in hexes}
     found = [u for u in position.friendly() if u.hex in where]
     return found

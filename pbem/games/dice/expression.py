@@ -72,13 +72,13 @@ class DiceExpression:
         return cls(compact.lower(), tuple(terms), modifier)
 
     def total(self, values_per_term: list[tuple[int, ...]]) -> int:
-        return sum(t.sign * sum(v) for t, v in zip(self.terms, values_per_term)) + self.modifier
+        return sum(t.sign * sum(v) for t, v in zip(self.terms, values_per_term, strict=True)) + self.modifier
 
     def shown(self, values_per_term: list[tuple[int, ...]]) -> str:
         """Each die with its term's sign, the modifier, the total:
         ``2d6+1`` rolled (2, 2) is ``"2 + 2 + 1 = 5"``; ``1d20+1d4-2`` rolled
         (17,), (3,) is ``"17 + 3 - 2 = 18"``."""
-        parts = [(t.sign, v) for t, values in zip(self.terms, values_per_term) for v in values]
+        parts = [(t.sign, v) for t, values in zip(self.terms, values_per_term, strict=True) for v in values]
         if self.modifier:
             parts.append((1 if self.modifier > 0 else -1, abs(self.modifier)))
         text = "".join((("-" if s < 0 else "") if i == 0 else f" {'+' if s > 0 else '-'} ") + str(v)

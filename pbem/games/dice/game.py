@@ -69,7 +69,7 @@ class Roll:
 
     @property
     def total(self) -> int | None:
-        return self.expression.total(list(self.values)) if self.resolved else None
+        return self.expression.total([v for v in self.values if v is not None]) if self.resolved else None
 
 
 @dataclass(frozen=True)
@@ -270,13 +270,13 @@ class DiceGame(notes.EndedByOrder, Dispatching):
         i, t = found
         roll = state.pending[i]
         label, expr = roll.label, roll.expression
-        found: dict[str, Any] = {"roll": label, "expression": expr.text, "sign": expr.terms[t].sign,
-                                 "modifiers": [("", expr.modifier)] if expr.modifier else []}
+        described: dict[str, Any] = {"roll": label, "expression": expr.text, "sign": expr.terms[t].sign,
+                                     "modifiers": [("", expr.modifier)] if expr.modifier else []}
         if values is not None:
             rolled = roll.values[:t] + (tuple(values),) + roll.values[t + 1 :]
             if all(v is not None for v in rolled):
-                found["total"] = expr.total(list(rolled))
-        return found
+                described["total"] = expr.total([v for v in rolled if v is not None])
+        return described
 
     def orders_template(self, state: DiceState, side: str, secrets: Mapping[str, str]) -> Any:
         """The game's part of ``pbem orders DIR``: the order types with
