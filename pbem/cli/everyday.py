@@ -167,8 +167,8 @@ def import_mail(directory: str, sources: tuple[str, ...], as_json: bool, game_id
     if not report.imported and report.restored is None:
         out.print(literal(f"nothing new for game {match.transcript.game[:12]}..."))
     else:
-        # arg-type: first_new is None when a restore imported nothing past message 0 (passed on as before)
-        render.print_events(out, match, since=report.first_new)  # type: ignore[arg-type]
+        # a restore that brought nothing past message 0 has no new events to list
+        render.print_events(out, match, since=report.first_new if report.first_new is not None else len(match.transcript))
     render.print_turn(out, match)
 
 
