@@ -501,7 +501,10 @@ class Solo:
                                 "everything): it only keys the dice")
                              + "; written and sent")
                 else:
-                    self.what_happened(match, side)
+                    hidden = self.mode == "both" and side == "allied"
+                    self.draw(match.game, match.game.view(state, None if hidden else side,
+                                                          None if hidden else match.player.store), side)
+                    self.what_happened(match, side)  # after the board: the last thing read before the prompt
                     path = self.ask_orders(side, match, send=lambda orders, side=side: session.play(
                         self.dir_of(side), self.key_of(side), orders).path,
                         hidden=self.mode == "both" and side == "allied", decisions=open_)
@@ -577,10 +580,17 @@ class Solo:
         spec = SPEC.get(state.phase)
         phase = f"{spec.title} ({spec.rule})" if spec else str(state.phase)
         when = f"turn {state.turn}, " if spec is None or spec.in_turn else ""
-        you = "you give both sides' orders" if self.mode == "both" else f"you play the {side.capitalize()}"
+        you = "you give both sides' orders" if self.mode == "both" else f"you play the {'Allies' if side == 'allied' else 'Japanese'}"
         self.say(f"== message {len(match.transcript):04d}: {side.capitalize()} to write -- {when}{phase} -- {you}")
         if decisions:
             self.say("   to decide: " + "; ".join(decisions))
+        from pbem.games.ambon.sequence import following, phasing_side, title
+
+        after = following(match.game.data, state.turn, state.phase) if spec is not None and spec.side not in (
+            side, None) else None
+        if after is not None and phasing_side(after[1]) == side and after[0] == state.turn:
+            self.say(f"   then your {title(after[1])}: its orders may follow in this message, once the rest of "
+                     f"the {spec.title} is settled, or wait for your next")
         self.say("   orders one a line ('help' lists them); an empty line ends the message")
 
     # ------------------------------------------------------------------ one message's orders
@@ -724,8 +734,10 @@ class Solo:
                 seals = game.parse_orders(doc, side).seals
             except PbemError:
                 seals = {}
-            for slot, text in seals.items():
-                self.say(f"  sealed in slot {slot!r} (only you see it until the rules reveal it): {text}")
+            if seals:
+                self.say("  sealed (only you see it until the rules reveal it): "
+                         + " ".join(f"{slot}={text}" if " " not in text else f"{slot}={text!r}"
+                                    for slot, text in seals.items()))
         answer = self.ask("send this message? [Y/n] ").strip().lower()
         return answer not in ("n", "no")
 
