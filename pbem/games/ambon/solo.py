@@ -54,7 +54,7 @@ orders, one per line (an empty line or 'done' ends the message; you are asked be
   support NEI-HQ [1609] | support none 11.1 (the defender's HQ)
   advance 3.A 3.B [1609] | advance     11.4 (nothing: stay)
   losses NEI-2.B X2 [1609]             11.3 (your units, in the order they take the hits)
-  retreat [hit] [to 1708 1607] [1609]  11.3 (retreat, or refuse an r with an extra hit; where to)
+  retreat [hit] [1609] [to 1708 1607]  11.3 (retreat, or refuse an r with an extra hit; where to)
   place AUS-HQ 1215 | conceal X1 0713 [dummy] | mine M1 mine-1 [real]   4.1 (the identity is sealed)
   wave fw-laha 3.A 3.B 3.C 3.D 228-HQ  4.2
   second_wave 1:hitu-lama 2:laha 3:laha   14.2 (the note is sealed)
@@ -127,7 +127,7 @@ def parse_line(line: str) -> dict[str, Any] | tuple[str, Any] | None:
         need(1)
         hexes = [w for w in rest if w[:1].isdigit() and len(w) == 4]
         return {"losses": [w for w in rest if w not in hexes], **({"target": hexes[-1]} if hexes else {})}
-    if verb == "retreat":  # retreat [hit] [to 1708 1607] [1609]
+    if verb == "retreat":  # retreat [hit] [1609] [to 1708 1607]: the target before "to"
         answer = "hit" if rest[:1] == ["hit"] else "retreat"
         rest = rest[1:] if rest[:1] in (["hit"], ["retreat"]) else rest
         to = rest[rest.index("to") + 1:] if "to" in rest else []
