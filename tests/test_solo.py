@@ -1,4 +1,4 @@
-"""Solo Ambon at the terminal (DESIGN 4.5), driven by scripted input."""
+"""Solo Ambon at the terminal (--both), driven by scripted input."""
 
 from __future__ import annotations
 
@@ -13,19 +13,21 @@ def test_solo_ambon_plays_setup_and_the_landings_then_resumes(players, tmp_path)
     script = "\n".join([
         "setup historical",      # Allied setup (message 1): the house seals the identities
         "",
+        "y",                     # send this message? [Y/n]
         "setup historical",      # Japanese setup (message 2)
         "land fw-liang",
         "land fw-laha",
         "attack 1609 with 3.A",  # refused: not the combat phase, and no such unit there
         "",
-        "",                      # Allied message 3: the owed reveals are made by the house
-        "quit",
+        "y",
+        "quit",                  # (Allied message 3 decides nothing: the house's reveals, sent by itself)
     ]) + "\n"
-    r = me.run("solo", "ambon", "--dir", where, input=script)
+    r = me.run("solo", "ambon", "--dir", where, "--both", input=script)
     assert r.exit_code == 0, r.output
     assert "not accepted" in r.output
     assert "attempt a landing from fw-laha on 0713" in r.output
     assert "is revealed" in r.output  # the house answered the reveals
+    assert "message 0003 (allied): nothing for you to decide" in r.output
     files = sorted((where / "game" / "mine").glob("*.pbem"))
     assert [f.name[:4] for f in files] == ["0000", "0001", "0002", "0003"]
     # the player's view never shows an unrevealed identity
@@ -41,7 +43,7 @@ def test_solo_ambon_plays_setup_and_the_landings_then_resumes(players, tmp_path)
     drawn = solo.house_identities(house.transcript.game)
     assert {slot: house.player.store[slot] for slot in drawn} == drawn
     # resume: the same command carries on from the files
-    r = me.run("solo", "ambon", "--dir", where, input="\nquit\n")
+    r = me.run("solo", "ambon", "--dir", where, input="\ny\nquit\n")
     assert r.exit_code == 0, r.output
     assert me.run("verify", where / "game" / "mine").exit_code == 0
 
