@@ -52,6 +52,9 @@ def attack_options(data: Any, state: AmbonState, side: str, target: str, level: 
     units = [p.id for p in attackers_of(data, state, side, target, set(used))]
     if not units:
         return []
+    if all(data.spec(p).hq for p in state.at(target) if p.side != side):
+        weakest = min(units, key=lambda u: (not state.piece(u).disrupted, data.spec(state.piece(u)).combat, u))
+        return [((weakest,), "")]  # 11.1: a lone HQ falls to any one attacker
     sets = [tuple(units)]
     if level >= 2 and len(units) > 1:
         sets += [tuple(u for u in units if u != drop) for drop in units]

@@ -105,7 +105,7 @@ def piece_value(data: Any, piece: Any, p_dummy: float = 0.0) -> float:
     if piece.side == ALLIED and piece.concealed:
         return (1 - p_dummy) * 0.6
     spec = data.spec(piece)
-    if spec.kind in ("dummy",):
+    if spec.dummy or piece.identity == "dummy":
         return 0.0
     if spec.kind == "detachment" or piece.identity == "detachment":
         return 0.6
@@ -147,6 +147,10 @@ def hex_value(data: Any, state: AmbonState, side: str, where: str) -> float:
 def attack_value(data: Any, state: AmbonState, side: str, target: str, attackers: tuple[str, ...], hq: str,
                  plan=(), p_dummy: float = 0.0, aggression: float = 1.0) -> tuple[float, Outcome] | None:
     """The expected worth of a combat to the attacker (None: not legal)."""
+    defenders = [p for p in state.at(target) if p.side != side]
+    if defenders and all(data.spec(p).hq for p in defenders):  # 11.1: attacked alone, eliminated
+        gain = sum(piece_value(data, p) for p in defenders) + hex_value(data, state, side, target) + 0.3
+        return aggression * gain, Outcome(0.0, float(len(defenders)), 1.0, None)
     try:
         odds = battle_odds(data, state, side, target, attackers, hq, plan)
     except (PbemError, StopIteration, ZeroDivisionError):

@@ -47,12 +47,11 @@ STANDING = {
 #: 4.2 landing plans (Kure 1 Special's lane, the first battalion's lane with
 #: the regimental HQ, the two Second Wave lanes); the seed picks one
 PLANS = (
-    ("hitu-lama", "batu-song", ("ambon", "batu-song")),
-    ("hitu-lama", "ambon", ("batu-song", "ambon")),
-    ("batu-song", "ambon", ("hitu-lama", "ambon")),
-    ("ambon", "batu-song", ("batu-song", "hitu-lama")),
-    ("liang", "ambon", ("batu-song", "ambon")),
-    ("hitu-lama", "futu-mori", ("batu-song", "ambon")),
+    ("hitu-lama", "ambon", ("batu-song", "laha")),
+    ("hitu-lama", "batu-song", ("ambon", "laha")),
+    ("hitu-lama", "ambon", ("batu-song", "hitu-lama")),
+    ("laha", "ambon", ("batu-song", "hitu-lama")),
+    ("laha", "batu-song", ("ambon", "hitu-lama")),
 )
 
 THRESHOLD = {JAPANESE: 0.0, ALLIED: 0.35}
@@ -293,15 +292,18 @@ class Player(AmbonBot):
                 if not targets:
                     return None
 
-                def score(h: Any) -> tuple:
-                    if h != here and not room(current, h, piece):
-                        return (1e9,)
-                    if side == ALLIED and h in jzoc and h != here and h not in [t for t, _ in targets]:
-                        return (1e9,)
-                    worth = min(h.distance(t) * 2 - v / 3 for t, v in targets)
-                    return (worth, options[h], gmap.label(h))
+                def aim(h: Any) -> tuple[float, Any]:
+                    """The best goal seen from ``h``: near, valuable, not yet claimed by others."""
+                    return min((h.distance(t) * 2 - (v - 1.5 * claims.get(t, 0)) / 3, gmap.label(t)) for t, v in targets)
 
-                best = min(options, key=score)
+                def score(h: Any) -> tuple:
+                    return (aim(h)[0], options[h], gmap.label(h))
+
+                allowed = [h for h in options if h == here or (
+                    room(current, h, piece) and not (side == ALLIED and h in jzoc and h not in [t for t, _ in targets]))]
+                best = min(allowed, key=score)
+                goal = gmap.hex(aim(best)[1])
+                claims[goal] = claims.get(goal, 0) + 1
                 if side == ALLIED:
                     near = min(here.distance(t) for t, _ in targets)
                     if near > 5:
@@ -313,7 +315,10 @@ class Player(AmbonBot):
                 return None
             return {"move": f"{piece.id}: " + " ".join(gmap.label(h) for h in path.hexes)}
 
+        claims: dict[Any, int] = {}  # goal -> units already sent its way this phase
+
         def generate(current: AmbonState):
+            claims.clear()
             ids = sorted(p.id for p in current.on_map(side))
             rank = lambda pid: (data.spec(current.piece(pid)).hq or data.spec(current.piece(pid)).artillery, pid)  # noqa: E731
             for pid in sorted(ids, key=rank):
