@@ -45,13 +45,15 @@ STANDING = {
 }
 
 #: 4.2 landing plans (Kure 1 Special's lane, the first battalion's lane with
-#: the regimental HQ, the two Second Wave lanes); the seed picks one
+#: the regimental HQ and the artillery, the two Second Wave lanes) and their
+#: weights; the seed picks one, and which battalion goes where.  Measured
+#: against the baseline and a passive Allied player, the bay landings near
+#: Laha and Ambon (mines and all) beat the open-sea beaches, which are far
+#: from the key locations.
 PLANS = (
-    ("hitu-lama", "ambon", ("batu-song", "laha")),
-    ("hitu-lama", "batu-song", ("ambon", "laha")),
-    ("hitu-lama", "ambon", ("batu-song", "hitu-lama")),
-    ("laha", "ambon", ("batu-song", "hitu-lama")),
-    ("laha", "batu-song", ("ambon", "hitu-lama")),
+    (("laha", "ambon", ("batu-song", "hitu-lama")), 4),
+    (("laha", "batu-song", ("ambon", "hitu-lama")), 1),
+    (("laha", "ambon", ("hitu-lama", "batu-song")), 2),
 )
 
 THRESHOLD = {JAPANESE: 0.0, ALLIED: 0.35}
@@ -125,7 +127,7 @@ class Player(AmbonBot):
         from pbem.games.ambon.setup import BATTALIONS, KURE, REGIMENTAL_ARTILLERY, REGIMENTAL_HQ
 
         rng = self.setup_rng
-        kure, first, second = PLANS[rng.randrange(len(PLANS))]
+        kure, first, second = rng.choices([p for p, _ in PLANS], weights=[w for _, w in PLANS])[0]
         lanes = self.data.lanes
         battalions = sorted(BATTALIONS)
         rng.shuffle(battalions)
@@ -218,12 +220,21 @@ class Player(AmbonBot):
         return chosen
 
     def _last_guard(self, state: AmbonState, piece: Any, leaving: list[str]) -> bool:
-        """Would ``piece`` leaving its hex leave an HQ there alone next to an enemy unit?"""
+        """Would ``piece`` leaving its hex leave an HQ there alone next to an
+        enemy unit (11.1: attacked alone, it is eliminated), or a beachhead
+        empty with an Allied unit near (6.5: one entering it, by a move or
+        a retreat, captures it)?"""
         here = [p for p in state.at(piece.where) if p.side == piece.side]
-        if not any(self.data.spec(p).hq for p in here):
-            return False
         guards = [p for p in here if not self.data.spec(p).hq and p.id != piece.id and p.id not in leaving]
-        return not guards and bool(evaluate.enemy_adjacent(self.data, state, piece.side, piece.where))
+        if guards:
+            return False
+        if any(self.data.spec(p).hq for p in here) and evaluate.enemy_adjacent(self.data, state, piece.side, piece.where):
+            return True
+        if piece.side == JAPANESE and piece.where in state.beachheads:
+            gmap = self.data.map
+            h = gmap.hex(piece.where)
+            return any(gmap.hex(p.where).distance(h) <= 3 for p in state.on_map(ALLIED) if not self.data.spec(p).hq)
+        return False
 
     # ------------------------------------------------------------------ movement (7.0-9.0)
 
@@ -243,9 +254,21 @@ class Player(AmbonBot):
             if side == ALLIED:
                 found += [(gmap.hex(b), 5.0) for b in current.beachheads
                           if not [p for p in current.at(b) if p.side == JAPANESE]]
+            if side == JAPANESE:  # 6.5: an empty beachhead with an Allied unit near is re-manned
+                for b in current.beachheads:
+                    bh = gmap.hex(b)
+                    if not [p for p in current.at(b) if p.side == JAPANESE] and any(
+                            gmap.hex(p.where).distance(bh) <= 2 for p in current.on_map(ALLIED) if not data.spec(p).hq):
+                        found.append((bh, 6.0))
             if side == JAPANESE and not found:
                 found = [(gmap.hex(p.where), 1.0) for p in current.on_map(ALLIED)]
             return found
+
+        def need(current: AmbonState, t: Any) -> int:
+            """How many units a goal calls for: enough for 3:1 against what holds it."""
+            held = [p for p in current.at(gmap.label(t)) if p.side != side]
+            strength = float(evaluate.combat.defence_strength(data, current, held)) if held else 0.0
+            return 1 + int(strength * 3 / 5 + 0.5)
 
         def room(current: AmbonState, h: Any, piece: Any) -> bool:
             count = movement.stacking_count(data, [p for p in current.at(gmap.label(h)) if p.id != piece.id])
@@ -284,6 +307,8 @@ class Player(AmbonBot):
             if spec.hq:
                 best = self._hq_hex(current, side, piece, options)
             elif spec.artillery:
+                if self._last_guard(current, piece, []):
+                    return None
                 best = self._gun_hex(current, side, piece, options, room)
             else:
                 if guarding(current, piece):
@@ -294,7 +319,8 @@ class Player(AmbonBot):
 
                 def aim(h: Any) -> tuple[float, Any]:
                     """The best goal seen from ``h``: near, valuable, not yet claimed by others."""
-                    return min((h.distance(t) * 2 - (v - 1.5 * claims.get(t, 0)) / 3, gmap.label(t)) for t, v in targets)
+                    return min((h.distance(t) * 2 - (v - 4.0 * max(0, claims.get(t, 0) - need(current, t) + 1)) / 3,
+                                gmap.label(t)) for t, v in targets)
 
                 def score(h: Any) -> tuple:
                     return (aim(h)[0], options[h], gmap.label(h))
