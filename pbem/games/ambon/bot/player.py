@@ -56,8 +56,8 @@ PLANS = (
     (("laha", "ambon", ("hitu-lama", "batu-song")), 2),
 )
 
-THRESHOLD = {JAPANESE: 0.0, ALLIED: 0.35}
-AGGRESSION = {JAPANESE: 1.15, ALLIED: 0.8}
+THRESHOLD = {JAPANESE: 0.0, ALLIED: 0.1}
+AGGRESSION = {JAPANESE: 1.15, ALLIED: 1.0}
 
 
 class Player(AmbonBot):
@@ -303,8 +303,14 @@ class Player(AmbonBot):
             options = reachable(here, left, cost)
             jzoc = movement.zoc_of(data, current, JAPANESE) if side == ALLIED else frozenset()
             if piece.concealed:
-                return None  # 7.2, 8.0: concealed pieces hold their beaches (entering a Japanese ZOC reveals them)
-            if spec.hq:
+                return self._concealed_move(current, piece, options, jzoc, cost, left)
+            excess = self._excess(current, piece)
+            if excess:  # 9.0: a unit beyond the limit steps out of the overstacked hex
+                best = min((h for h in options if h != here and room(current, h, piece) and h not in jzoc),
+                           key=lambda h: (bool(evaluate.enemy_adjacent(data, current, side, gmap.label(h))),
+                                          h.distance(here) > 2, not [p for p in current.at(gmap.label(h)) if p.side == side],
+                                          h.distance(here), options[h], gmap.label(h)), default=here)
+            elif spec.hq:
                 best = self._hq_hex(current, side, piece, options)
             elif spec.artillery:
                 if self._last_guard(current, piece, []):
@@ -352,6 +358,42 @@ class Player(AmbonBot):
 
         return generate
 
+    def _excess(self, state: AmbonState, piece: Any) -> bool:
+        """9.0: is ``piece`` one of the weakest units beyond the stacking
+        limit of its hex (functional overstacking halves every CF there)?"""
+        data = self.data
+        here = [p for p in state.at(piece.where) if p.side == piece.side and not data.spec(p).hq]
+        over = movement.stacking_count(data, here) - data.value("stacking_limit")
+        if over <= 0 or data.spec(piece).hq:
+            return False
+        weakest = sorted(here, key=lambda p: (float(data.spec(p).combat) if not data.spec(p).artillery else 0.5,
+                                              not p.disrupted, p.id))
+        out, count = [], 0
+        for p in weakest:
+            if count >= over:
+                break
+            out.append(p.id)
+            count += movement.stacking_count(data, [p])
+        return piece.id in out
+
+    def _concealed_move(self, state: AmbonState, piece: Any, options: dict[Any, int], jzoc, cost, left) -> dict | None:
+        """7.2, 8.0: a concealed piece the bot knows (its own store) to be a
+        detachment may go and take an empty beachhead (6.5, 7.2) on its
+        last step, never through a Japanese ZOC on the way; a dummy never
+        moves into one (it would be revealed and removed) -- it holds its beach."""
+        if self.own.get(piece.id) != "detachment":
+            return None
+        gmap = self.data.map
+        for b in sorted(state.beachheads):
+            bh = gmap.hex(b)
+            if bh not in options or [p for p in state.at(b) if p.side == JAPANESE]:
+                continue
+            path = cheapest_path(gmap.hex(piece.where), bh, cost, allowance=left)
+            if path is None or any(h in jzoc for h in path.hexes[1:-1]):
+                continue
+            return {"move": f"{piece.id}: " + " ".join(gmap.label(h) for h in path.hexes)}
+        return None
+
     def _hq_hex(self, state: AmbonState, side: str, piece: Any, options: dict[Any, int]) -> Any:
         """An HQ goes to the friendly stack with the most combat units in
         its reach, the nearer the front the better -- never alone next to an
@@ -366,6 +408,8 @@ class Player(AmbonBot):
             if not friends and adjacent:
                 return (1e9, 0, "")
             front = min((e.distance(h) for e in enemies), default=9)
+            if side == ALLIED:  # the Allied HQs (3 VP each, 3.0) stay with friends, out of reach
+                return (-min(len(friends), 3) * 2 + (4 if adjacent else 0) + (2 if front <= 2 else 0), options[h], gmap.label(h))
             return (-len(friends) * 2 + max(0, front - data.spec(piece).command_range), options[h], gmap.label(h))
 
         best = min(options, key=score)
