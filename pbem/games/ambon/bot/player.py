@@ -338,7 +338,7 @@ class Player(AmbonBot):
                 claims[goal] = claims.get(goal, 0) + 1
                 if side == ALLIED:
                     near = min(here.distance(t) for t, _ in targets)
-                    if near > 5:
+                    if near > 8:
                         best = here
             if best is None or best == here:
                 return None
