@@ -612,6 +612,7 @@ def _bot_game(job: tuple[str, str, int, str]) -> tuple[str, str, int, int, list[
     from pbem.games.ambon import GAME
     from pbem.games.ambon.bot.arena import BaselinePlayer, PassPlayer, play
     from pbem.games.ambon.bot.house import HouseBot
+    from pbem.match import session
 
     j, a, seed, root = job
     kinds = {"new": HouseBot, "baseline": BaselinePlayer, "pass": PassPlayer}
@@ -619,7 +620,7 @@ def _bot_game(job: tuple[str, str, int, str]) -> tuple[str, str, int, int, list[
                "allied": kinds[a](GAME, "allied", seed=b"bench a %d" % seed)}
     sub = Path(root) / f"{j}-{a}-{os.getpid()}"
     sub.mkdir(parents=True, exist_ok=True)
-    g = play(GAME, players, seed, sub)
+    g = play(GAME, players, seed, sub, session=session)
     if not g.finished:
         raise SystemExit(f"bot game {j} vs {a} seed {seed} did not finish")
     return j, a, seed, g.vp, g.think["japanese"], g.think["allied"]

@@ -17,6 +17,7 @@ from pbem.games.ambon.bot.arena import BaselinePlayer, play
 from pbem.games.ambon.bot.house import HouseBot
 from pbem.games.ambon.bot.player import Player
 from pbem.games.ambon.state import ALLIED, JAPANESE
+from pbem.match import session
 
 DATA = GAME.data
 
@@ -166,7 +167,7 @@ def test_5_0_a_whole_game_through_the_real_protocol_every_order_legal():
     session.play (which refuses an illegal order) and the game ends."""
     with tempfile.TemporaryDirectory() as tmp:
         g = play(GAME, {JAPANESE: HouseBot(GAME, JAPANESE, seed=b"t j"), ALLIED: BaselinePlayer(GAME, ALLIED, seed=b"t a")},
-                 7, Path(tmp), options=("14.1", "14.2", "14.3"))
+                 7, Path(tmp), options=("14.1", "14.2", "14.3"), session=session)
     assert g.finished
     assert max(g.think[JAPANESE]) < 15
 
@@ -174,7 +175,7 @@ def test_5_0_a_whole_game_through_the_real_protocol_every_order_legal():
 def test_5_0_new_allied_whole_game_and_same_seed_same_game():
     with tempfile.TemporaryDirectory() as tmp:
         runs = [play(GAME, {JAPANESE: BaselinePlayer(GAME, JAPANESE, seed=b"s"), ALLIED: HouseBot(GAME, ALLIED, seed=b"s")},
-                     3, Path(tmp), options=("14.1", "14.4")) for _ in range(2)]
+                     3, Path(tmp), options=("14.1", "14.4"), session=session) for _ in range(2)]
     assert runs[0].finished and (runs[0].vp, runs[0].messages) == (runs[1].vp, runs[1].messages)
 
 

@@ -10,7 +10,9 @@ function of the seed: the keys are fixed, and the protocol's randomness
 (the game id, the joiner's fresh bytes) is drawn from the seed.
 
 Used by the bot benchmark (``benchmarks/run.py --only bot``) and the bot's
-whole-game test.
+whole-game test, which pass in the protocol's session module
+(:mod:`pbem.match.session`): a game's package does not import the match
+layer above it.
 """
 
 from __future__ import annotations
@@ -77,9 +79,7 @@ def _keys(root: Path) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def _seeded_protocol(seed: int) -> Iterator[None]:
-    from pbem.match import session
-
+def _seeded_protocol(session: Any, seed: int) -> Iterator[None]:
     rng = random.Random(f"arena protocol {seed}")
     fake = types.SimpleNamespace(token_hex=lambda n=32: rng.randbytes(n).hex(), token_bytes=lambda n=32: rng.randbytes(n))
     saved = session._random
@@ -102,11 +102,11 @@ class Played:
     finished: bool = False
 
 
-def play(game: Any, players: Mapping[str, Any], seed: int, root: Path, *, options: tuple[str, ...] = (),
-         max_messages: int = 400) -> Played:
-    """One whole game of ``players`` (side -> player) in ``root/game-SEED``."""
+def play(game: Any, players: Mapping[str, Any], seed: int, root: Path, *, session: Any,
+         options: tuple[str, ...] = (), max_messages: int = 400) -> Played:
+    """One whole game of ``players`` (side -> player) in ``root/game-SEED``,
+    through ``session`` (:mod:`pbem.match.session`)."""
     from pbem.games.ambon import victory
-    from pbem.match import session
 
     keys = _keys(root)
     where = root / f"game-{seed}"
@@ -123,7 +123,7 @@ def play(game: Any, players: Mapping[str, Any], seed: int, root: Path, *, option
         played.think[side].append(time.process_time() - start)
         return orders
 
-    with _seeded_protocol(seed):
+    with _seeded_protocol(session, seed):
         first = session.new_game(dirs[JAPANESE], "ambon", JAPANESE, keys[ALLIED].public, keys[JAPANESE], options=setup)
         proposal = session.proposal_match(first, keys[ALLIED])
         path, _ = session.join_game(first, dirs[ALLIED], keys[ALLIED], ask(ALLIED, proposal, 1))
