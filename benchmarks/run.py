@@ -601,6 +601,87 @@ def watch_turns(root: Path, games: int) -> None:
                f"by the other player's watch")
 
 
+# --------------------------------------------------------------------------- 7. the Ambon bot
+
+BOT_PAIRINGS = (  # (Japanese, Allied)
+    ("new", "baseline"), ("baseline", "new"), ("new", "pass"), ("baseline", "baseline"), ("new", "new"))
+
+
+def _bot_game(job: tuple[str, str, int, str]) -> tuple[str, str, int, int, list[float], list[float]]:
+    """One real-protocol game (a worker process): (J, A, seed, VP, think times J, A)."""
+    from pbem.games.ambon import GAME
+    from pbem.games.ambon.bot.arena import BaselinePlayer, PassPlayer, play
+    from pbem.games.ambon.bot.house import HouseBot
+    from pbem.match import session
+
+    j, a, seed, root = job
+    kinds = {"new": HouseBot, "baseline": BaselinePlayer, "pass": PassPlayer}
+    players = {"japanese": kinds[j](GAME, "japanese", seed=b"bench j %d" % seed),
+               "allied": kinds[a](GAME, "allied", seed=b"bench a %d" % seed)}
+    sub = Path(root) / f"{j}-{a}-{os.getpid()}"
+    sub.mkdir(parents=True, exist_ok=True)
+    g = play(GAME, players, seed, sub, session=session)
+    if not g.finished:
+        raise SystemExit(f"bot game {j} vs {a} seed {seed} did not finish")
+    return j, a, seed, g.vp, g.think["japanese"], g.think["allied"]
+
+
+BOT_TABLE: list[str] = []
+
+
+def bot_games(root: Path, games: int) -> None:
+    """The Ambon bot (pbem/games/ambon/bot, docs/bot.md) against the simple
+    baseline and a pass-only Allied player: ``games`` whole games a pairing,
+    seeds 0..games-1 (the same each run), through the real protocol, two
+    worker processes."""
+    import multiprocessing
+
+    print(f"the Ambon bot ({games} games a pairing, real protocol)", flush=True)
+    jobs = [(j, a, seed, str(root)) for j, a in BOT_PAIRINGS for seed in range(games)]
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        results = pool.map(_bot_game, jobs, chunksize=1)
+    by: dict[tuple[str, str], list[tuple[int, list[float], list[float]]]] = {}
+    for j, a, seed, vp, tj, ta in results:
+        by.setdefault((j, a), []).append((vp, tj, ta))
+    BOT_TABLE[:] = ["| Japanese | Allied | games | mean VP | Japanese wins (>= 31) | draws | Allied wins (<= 20) |",
+                    "|---|---|---|---|---|---|---|"]
+    mean = {}
+    for (j, a), rows in by.items():
+        vps = [r[0] for r in rows]
+        mean[(j, a)] = statistics.fmean(vps)
+        wins, allied = sum(v >= 31 for v in vps), sum(v <= 20 for v in vps)
+        BOT_TABLE.append(f"| {j} | {a} | {len(vps)} | {mean[(j, a)]:+.1f} | {wins} | {len(vps) - wins - allied} | {allied} |")
+    base = mean[("baseline", "baseline")]
+    d = mean[("new", "baseline")] - base
+    figure("bot", "new Japanese vs baseline Allied: mean VP", f"{mean[('new', 'baseline')]:+.1f}",
+           f"baseline vs baseline {base:+.1f}", None, ">= +20 above", d >= 20, f"difference {d:+.1f} VP")
+    d = mean[("baseline", "new")] - base
+    figure("bot", "baseline Japanese vs new Allied: mean VP", f"{mean[('baseline', 'new')]:+.1f}",
+           f"baseline vs baseline {base:+.1f}", None, ">= 10 below", d <= -10, f"difference {d:+.1f} VP")
+    vps = [r[0] for r in by[("new", "pass")]]
+    share = sum(v >= 31 for v in vps) / len(vps)
+    figure("bot", "new Japanese vs pass-only Allied: Japanese victories", f"{share:.0%}", f"{len(vps)} games",
+           None, ">= 90%", share >= 0.9)
+    vps = [r[0] for r in by[("new", "new")]]
+    both = 0 < sum(v >= 31 for v in vps) < len(vps) and 0 < sum(v <= 20 for v in vps) < len(vps)
+    figure("bot", "new vs new: neither side wins every game",
+           f"{sum(v >= 31 for v in vps)} Japanese, {sum(v <= 20 for v in vps)} Allied wins", f"{len(vps)} games",
+           None, "neither all", both or (sum(v >= 31 for v in vps) < len(vps) and sum(v <= 20 for v in vps) < len(vps)))
+    think = [t for (j, a), rows in by.items() for r in rows
+             for side, ts in (("j", r[1]), ("a", r[2])) if (j if side == "j" else a) == "new" for t in ts]
+    med, top = statistics.median(think), max(think)
+    figure("bot", "new bot thinking a message (CPU, default level): median", fmt_s(med), "2 s", med / 2, "<= 2 s",
+           med <= 2, f"{len(think)} messages")
+    figure("bot", "new bot thinking a message (CPU, default level): max", fmt_s(top), "15 s", top / 15, "<= 15 s",
+           top <= 15)
+    try:
+        import calumpit_house  # another game's house bot, when present (benchmarks/calumpit_house.py)
+    except ImportError:
+        calumpit_house = None
+    if calumpit_house is not None:
+        BOT_TABLE.extend(["", *calumpit_house.run(games)])
+
+
 # --------------------------------------------------------------------------- the report
 
 
@@ -636,6 +717,7 @@ def report(command: str, seconds: float) -> str:
         "dice": "## Dice derivation against raw HMAC-SHA256",
         "long": "## Long games: a command works on what is new",
         "watch": "## `pbem watch`: the messages a player writes",
+        "bot": "## The Ambon bot: whole games through the real protocol",
     }
     for section, title in titles.items():
         rows = [f for f in FIGURES if f.section == section]
@@ -685,6 +767,9 @@ def report(command: str, seconds: float) -> str:
                 "no checkpoint: it replays everything, once.",
                 "",
             ]
+        if section == "bot" and BOT_TABLE:
+            lines += BOT_TABLE + ["", "VP is the Japanese score (3.0). The bot: `docs/bot.md`; the games are",
+                                  "played by `pbem/games/ambon/bot/arena.py`, seeds 0.. (the same each run).", ""]
         if section == "scaling" and SCALING_TABLE:
             keys = sorted(next(iter(SCALING_TABLE.values())))
             lines += ["Times per operation (best of the runs):", "",
@@ -706,11 +791,30 @@ def report(command: str, seconds: float) -> str:
     return "\n".join(lines)
 
 
+def splice_section(old: str, new: str, title: str) -> str:
+    """``old`` with its section ``title`` replaced by ``new``'s (added before
+    "How to reproduce" when it has none)."""
+    def cut(text: str) -> tuple[int, int]:
+        start = text.find(title)
+        if start < 0:
+            return -1, -1
+        end = text.find("\n## ", start + len(title))
+        return start, (len(text) if end < 0 else end + 1)
+
+    s, e = cut(new)
+    section = new[s:e]
+    a, b = cut(old)
+    if a >= 0:
+        return old[:a] + section + old[b:]
+    at = old.find("## How to reproduce")
+    return old[:at] + section + old[at:] if at >= 0 else old + "\n" + section
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and a smaller scaling grid")
     parser.add_argument("--out", default=str(ROOT / "docs" / "performance.md"), help="report file, or - for stdout")
-    parser.add_argument("--only", choices=["start-up", "verify", "scaling", "dice", "long", "watch"],
+    parser.add_argument("--only", choices=["start-up", "verify", "scaling", "dice", "long", "watch", "bot"],
                         help="run one section (with --out -: a quick look, not a report to keep)")
     args = parser.parse_args()
     started = time.perf_counter()
@@ -740,10 +844,16 @@ def main() -> None:
             demo_wall(Path(tmp) / "demo", 1 if args.quick else 3)
         if wanted("watch"):
             watch_turns(Path(tmp) / "watch", 2 if args.quick else 6)
+        if wanted("bot"):
+            bot_games(Path(tmp) / "bot", 10 if args.quick else 50)
     command = "python benchmarks/run.py" + (" --quick" if args.quick else "")
     text = report(command, time.perf_counter() - started)
     if args.out == "-":
         print(text)
+    elif args.only == "bot" and Path(args.out).exists():  # one section: the rest of the report is kept as it is
+        Path(args.out).write_text(splice_section(Path(args.out).read_text(encoding="utf-8"), text,
+                                                 "## The Ambon bot"), encoding="utf-8")
+        print(f"updated the bot section of {args.out}")
     else:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"wrote {args.out}")

@@ -10,15 +10,14 @@ function of those, so a game replays identically.
 
 ``level`` sets how much it thinks (a count of work, never a clock, so the
 same seed plays the same game on any machine); :data:`LEVELS` names them.
+The player is :class:`~pbem.games.ambon.bot.player.Player` (docs/bot.md).
 """
 
 from __future__ import annotations
 
-import hashlib
-import random
 from typing import Any, Mapping
 
-from pbem.games.ambon.bot.baseline import AmbonBot
+from pbem.games.ambon.bot.player import Player
 from pbem.games.ambon.state import AmbonState
 
 LEVELS = {1: "quick", 2: "standard", 3: "deep"}
@@ -32,10 +31,9 @@ class HouseBot:
         if level not in LEVELS:
             raise ValueError(f"level {level}: give one of {', '.join(map(str, LEVELS))}")
         self.game, self.side, self.seed, self.level = game, side, bytes(seed), level
-        self._baseline = AmbonBot(game)
-        self._baseline.setup_rng = random.Random(hashlib.sha256(b"pbem-house-setup\x00" + self.seed).digest())
+        self._player = Player(game, side, seed=self.seed, level=level)
 
     def orders(self, state: AmbonState, seq: int, own: Mapping[str, str]) -> dict[str, Any]:
         """The orders document of the side's message ``seq`` in ``state``;
         ``own``: the side's own sealed values (slot -> value)."""
-        return self._baseline.orders(state, self.side, seq)
+        return self._player.orders(state, self.side, seq, own)
