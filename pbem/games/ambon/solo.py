@@ -616,7 +616,7 @@ class Solo:
             line = self.ask(f"{side}> ").strip()
             doc = docs[-1]
             if line in ("", "done"):
-                if not self._confirm(game, side, seq, doc, lines, hidden):
+                if not self._confirm(game, side, seq, doc, lines, hidden, tried[-1][0]):
                     self.say("not sent: go on with the orders (undo takes back the last one, quit stops)")
                     continue
                 try:
@@ -720,8 +720,9 @@ class Solo:
         if not events:
             self.say(f"  -> {_placed(before, after)}")
 
-    def _confirm(self, game: Any, side: str, seq: int, doc: dict[str, Any], lines: list[str], hidden: bool) -> bool:
-        """The message in brief, then: send it? [Y/n]"""
+    def _confirm(self, game: Any, side: str, seq: int, doc: dict[str, Any], lines: list[str], hidden: bool,
+                 after: Any = None) -> bool:
+        """The message in brief, what it leaves undecided, then: send it? [Y/n]"""
         count = len(doc["order"])
         what = f"{count} order{'' if count == 1 else 's'}" if count else "no orders"
         if doc.get("standing"):
@@ -738,6 +739,13 @@ class Solo:
                 self.say("  sealed (only you see it until the rules reveal it): "
                          + " ".join(f"{slot}={text}" if " " not in text else f"{slot}={text!r}"
                                     for slot, text in seals.items()))
+        if after is not None:
+            from pbem.engine.machine import DecisionDue, describe_awaited
+
+            open_ = [describe_awaited(d) for d in game.awaiting(after) if isinstance(d, DecisionDue) and d.side == side]
+            if open_:
+                self.say("  still yours to decide (the game waits for it; nothing decides it for you): "
+                         + "; ".join(open_))
         answer = self.ask("send this message? [Y/n] ").strip().lower()
         return answer not in ("n", "no")
 
