@@ -211,7 +211,8 @@ def test_5_0_solo_both_sides_typed_the_allied_turn_follows_the_japanese_combat(t
     typed_orders_written(game, where)
     allied_turns_played(game, where)
     assert not Recorder.calls  # --both: no house player
-    japanese_attacks = [p for p in game.prompts if p[1] == "japanese" and any(l.startswith("attack") for l in p[4])]
+    japanese_attacks = [p for p in game.prompts
+                        if p[1] == "japanese" and any(line.startswith("attack") for line in p[4])]
     assert japanese_attacks
     for seq, *_ in japanese_attacks:  # the Allied prompt that follows is in the Allied player turn or a decision
         after = next(p for p in game.prompts if p[0] > seq and p[1] == "allied")
@@ -259,7 +260,8 @@ def _run(tmp_path: Path, name: str, side: str, setup: dict, options=None, stop_a
         game.run()
     except SystemExit:
         assert stop_at_seq is not None
-    assert not [line for line in game.out if line.startswith("not ")], [l for l in game.out if l.startswith("not ")]
+    refused = [line for line in game.out if line.startswith("not ")]
+    assert not refused, refused
     if not house.exists():
         shutil.copytree(where / "house", house)
     assert game.house.public.fingerprint == Keystore(house).load(lambda: None).public.fingerprint

@@ -40,7 +40,7 @@ def game(players):
     return {"a": a, "j": j}
 
 
-def play_script(game, upto=len(SCRIPT)):
+def play_script(game, upto=None):  # None: the whole script
     outputs = []
     for author, name in SCRIPT[:upto]:
         me, other = game[author], game["j" if author == "a" else "a"]

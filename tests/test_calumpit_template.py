@@ -93,7 +93,7 @@ def test_every_example_is_accepted_in_its_position(scenario, card, dice, side):
     state = draw(card, dice, scenario) if card else GAME.scenario_state(scenario)
     body = template(GAME, state, side)
     offered = body.choices["order_types"]
-    for kind, entry in offered.items():
+    for entry in offered.values():
         for order in entry["examples"]:
             apply_all(state, side, [order])  # each on its own
             (normal,) = GAME.parse_orders({"order": [order]}, side).public

@@ -131,8 +131,8 @@ def parse_line(line: str) -> dict[str, Any] | tuple[str, Any] | None:
         answer = "hit" if rest[:1] == ["hit"] else "retreat"
         rest = rest[1:] if rest[:1] in (["hit"], ["retreat"]) else rest
         to = rest[rest.index("to") + 1:] if "to" in rest else []
-        target = [w for w in rest[: rest.index("to")] if w[:1].isdigit()] if "to" in rest else rest
-        return {"retreat": answer, **({"to": " ".join(to)} if to else {}), **({"target": target[0]} if target else {})}
+        hexes = [w for w in rest[: rest.index("to")] if w[:1].isdigit()] if "to" in rest else rest
+        return {"retreat": answer, **({"to": " ".join(to)} if to else {}), **({"target": hexes[0]} if hexes else {})}
     if verb == "place":
         need(2)
         return {"place": rest[0], "hex": rest[1]}
@@ -161,13 +161,14 @@ def parse_line(line: str) -> dict[str, Any] | tuple[str, Any] | None:
     raise UsageError(f"unknown order {verb!r}; type 'help'")
 
 
-def prompt_orders(match: session.Match, ask: Callable[[str], str], say: Callable[[str], str]) -> dict[str, Any] | None:
+def prompt_orders(match: session.Match, ask: Callable[[str], str], say: Callable[[str], None]) -> dict[str, Any] | None:
     """``pbem play DIR`` without ``--orders``, for Ambon: typed lines (see
     HELP), each checked on the position and its consequence shown; at the end
     the whole message is shown and confirmed.  None: the player gave up."""
     from pbem.engine.machine import Ordered, describe_awaited
 
-    game, side = match.game, match.player.side
+    me = match.me  # pbem play loads the match with the player's key
+    game, side = match.game, me.side
     state, seq = match.replay.state, len(match.transcript)
     waiting = [describe_awaited(a) for a in game.awaiting(state) if getattr(a, "side", side) == side]
     say(f"message {seq:04d}, {side}, {state.phase}" + (f"; awaited from you: {', '.join(waiting)}" if waiting else ""))
@@ -193,7 +194,7 @@ def prompt_orders(match: session.Match, ask: Callable[[str], str], say: Callable
             after = state
             for i, order in enumerate(game.parse_orders(trial, side).public):
                 after, new = game.apply(after, Ordered(side, seq, i, order))
-                after, made = own_reveals(game, after, side, seq, match.player.store)
+                after, made = own_reveals(game, after, side, seq, me.store)
                 events = new + made
         except PbemError as err:
             say(f"not accepted: {err}")
@@ -366,7 +367,9 @@ class Solo:
         stream = DiceStream(key, "identities")
         stream.shuffle(pieces)
         stream.shuffle(mines)
-        return {**dict(zip(data.concealed_slots, pieces)), **dict(zip(data.mine_slots, mines))}
+        # as many identities as slots, and mine kinds as mine slots: AmbonData counts the slots from them
+        return {**dict(zip(data.concealed_slots, pieces, strict=True)),
+                **dict(zip(data.mine_slots, mines, strict=True))}
 
     def _house_orders(self, orders: dict[str, Any], game_id: str) -> dict[str, Any]:
         """--both: the identities the house decides added to the Allied setup typed."""
@@ -401,6 +404,7 @@ class Solo:
             side = _other(self.mode)
             secret = session.game_secret(self.house, game_id, side)
             seed = hmac.new(secret, b"pbem-solo-house-bot", hashlib.sha256).digest()
+            assert self.level is not None, "settle() gives the level, and run() settles before the house plays"
             self._bot = (self.bot or HouseBot)(game, side, seed=seed, level=self.level)
         return self._bot
 
@@ -410,7 +414,7 @@ class Solo:
         if match.replay.over:
             return {}
         bot = self.house_bot(match.game, match.transcript.game)
-        return bot.orders(match.replay.state, len(match.transcript), dict(match.player.store))
+        return bot.orders(match.replay.state, len(match.transcript), dict(match.me.store))
 
     # ------------------------------------------------------------------ the files
 
@@ -503,11 +507,14 @@ class Solo:
                 else:
                     hidden = self.mode == "both" and side == "allied"
                     self.draw(match.game, match.game.view(state, None if hidden else side,
-                                                          None if hidden else match.player.store), side)
+                                                          None if hidden else match.me.store), side)
                     self.what_happened(match, side)  # after the board: the last thing read before the prompt
-                    path = self.ask_orders(side, match, send=lambda orders, side=side: session.play(
-                        self.dir_of(side), self.key_of(side), orders).path,
-                        hidden=self.mode == "both" and side == "allied", decisions=open_)
+
+                    def send(orders: dict[str, Any], side: str = side) -> Path:
+                        return session.play(self.dir_of(side), self.key_of(side), orders).path
+
+                    path = self.ask_orders(side, match, send=send,
+                                           hidden=self.mode == "both" and side == "allied", decisions=open_)
                     if path is None:
                         raise SystemExit(0)
                     self._remember_seen(seq + 1)
@@ -588,7 +595,7 @@ class Solo:
 
         after = following(match.game.data, state.turn, state.phase) if spec is not None and spec.side not in (
             side, None) else None
-        if after is not None and phasing_side(after[1]) == side and after[0] == state.turn:
+        if spec is not None and after is not None and phasing_side(after[1]) == side and after[0] == state.turn:
             self.say(f"   then your {title(after[1])}: its orders may follow in this message, once the rest of "
                      f"the {spec.title} is settled, or wait for your next")
         self.say("   orders one a line ('help' lists them); an empty line ends the message")
@@ -605,7 +612,7 @@ class Solo:
         player does not see).  Returns what ``send`` returned, or None when
         the player quits."""
         game, state, seq = match.game, match.replay.state, len(match.transcript)
-        store = dict(match.player.store)
+        store = dict(match.me.store)
         self.draw(game, game.view(state, None if hidden else side, None if hidden else store), side)
         self.header(match, side, decisions)
         lines: list[str] = []
@@ -670,6 +677,8 @@ class Solo:
             key, value = parsed[1]
             trial.setdefault("standing", {})[key] = value
             return trial
+        if parsed is None:  # a blank line (ask_orders takes one as the end of the message)
+            raise UsageError("no order on this line; type 'help'")
         if not hidden:
             for verb, kinds in (("conceal", "dummy or detachment"), ("mine", "real or dummy")):
                 if verb in parsed and "is" not in parsed:
@@ -677,7 +686,7 @@ class Solo:
                                      f"it is, {kinds} (it is sealed: only you see it): "
                                      f"{verb} {parsed[verb]} {parsed.get('hex') or parsed.get('box')} "
                                      f"{kinds.split()[0]}", field=verb)
-            if parsed.get("setup") == "historical" and match.player.side == "allied" and not (
+            if parsed.get("setup") == "historical" and match.me.side == "allied" and not (
                     parsed.get("shuffle") or parsed.get("identities") or parsed.get("mines")):
                 raise UsageError("4.1: the Allied identities are yours to choose: 'setup historical shuffle' (your "
                                  "pbem draws them) or 'setup historical X1=dummy ... M1=real ...' (you give them)",

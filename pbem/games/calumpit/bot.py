@@ -47,7 +47,7 @@ RIFLES = ("infantry", "hq", "engineer")
 COVER = {AMERICAN: "foxhole", JAPANESE: "jungle"}
 #: message 0001: the Japanese advance guard, already in contact (as in
 #: examples/calumpit/1-japanese-join.toml), then done for turn 1
-JOIN = {"order": [
+JOIN: dict[str, list[dict[str, Any]]] = {"order": [
     {"type": "add", "unit": "J-COY", "name": "advance guard company", "side": JAPANESE,
      "nationality": "japanese", "kind": "infantry", "figures": 20},
     {"type": "done"},
@@ -192,7 +192,7 @@ def knocked_out(match: Any) -> tuple[str, ...]:
     results = [e for s, e in match.replay.events if s == seq - 1 and e.rule == "TANK FIRE ACTIONS"]
     if len(shots) != len(results):
         return ()
-    return tuple(o["target"] for o, e in zip(shots, results)
+    return tuple(o["target"] for o, e in zip(shots, results, strict=True)
                  if o.get("target") and e.data.get("hit") and (e.data.get("engine") or e.data.get("fire")))
 
 

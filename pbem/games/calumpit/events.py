@@ -158,7 +158,7 @@ def rounds_fall(data: CalumpitData, state: CalumpitState, dice: Dice, name: str,
     dspec, rspec = DiceSpec.parse(direction), DiceSpec.parse(distance)
     dirs = dice.roll(f"{name}/direction", rounds, dspec.sides, f"{what}: direction ({rounds}{dspec})")
     dists = dice.roll(f"{name}/distance", rounds, rspec.sides, f"{what}: distance ({rounds}{rspec})")
-    landed = [(d, r + rspec.plus) for d, r in zip(dirs, dists)]
+    landed = [(d, r + rspec.plus) for d, r in zip(dirs, dists, strict=True)]
     text = ", ".join(f"{t.inches(r)} at {t.clock(d)}" for d, r in landed)
     info: dict[str, Any] = {"rounds": [[d, r] for d, r in landed]}
     if bridge:
@@ -193,6 +193,7 @@ def rounds_fall(data: CalumpitData, state: CalumpitState, dice: Dice, name: str,
 def _bombardment(data, state, dice, card: Card, e: Mapping[str, Any], name: str, context) -> tuple[CalumpitState, list[Event]]:
     delay = e.get("delay", 0)
     turns = e["turns"]
+    rolled: tuple[int, ...]
     if isinstance(e["rounds"], int):
         rounds, rolled = e["rounds"], ()
     else:

@@ -346,21 +346,24 @@ class House:
 
     def _advance(self, plan: _Steps, state: CalumpitState, table: Table) -> None:
         tb = self.game.data.tables
-        seen = [s for s in table.seen.values() if table.turn - s.turn < SEEN_TURNS and _standing_american(state, s.uid)]
+        # the Americans seen lately that still stand, by id, in the order they were seen
+        enemies = {s.uid: u for s in table.seen.values()
+                   if table.turn - s.turn < SEEN_TURNS and (u := _standing_american(state, s.uid)) is not None}
+        seen = [table.seen[uid] for uid in enemies]
         for uid, post in table.posts.items():
             unit = state.unit(uid)
             if unit is None or not unit.in_action or unit.status not in STEADY or unit.kind == "sniper":
                 continue
             kind = None if post.set_up else MOVE_KIND.get(unit.kind)
             targets = sorted(seen, key=lambda s: (table.distance(post, s), s.uid))
-            soft = [s for s in targets if state.unit(s.uid).kind != "tank"]
-            armour = [s for s in targets if state.unit(s.uid).kind == "tank"]
+            soft = [s for s in targets if enemies[s.uid].kind != "tank"]
+            armour = [s for s in targets if enemies[s.uid].kind == "tank"]
             engaged = table.fired_at.get(uid, -9) >= table.turn - 1 or bool(targets)
             american_armour = [a for a in armour if table.distance(post, a) <= tb["tank_fire"]["columns"][-1]]
             # a tank presses on while nothing it sees can hurt it; a charge goes on whatever it sees
             pressing = unit.kind == "tank" and engaged and (unit.status in CHARGING or not american_armour)
             if unit.kind in ("tank", "gun") and american_armour:
-                self._tank_gun(plan, unit, state.unit(american_armour[0].uid),
+                self._tank_gun(plan, unit, enemies[american_armour[0].uid],
                                round(table.distance(post, american_armour[0])), moving=pressing and kind is not None)
             if not engaged or not (soft if unit.kind != "tank" or not armour else targets):
                 if kind:
@@ -369,12 +372,13 @@ class House:
                                + ("" if not engaged else ": no American it can fire at is in sight"))
                 continue
             target = soft[0] if soft else targets[0]
-            enemy = state.unit(target.uid)
+            enemy = enemies[target.uid]
             distance = table.distance(post, target)
             charging = unit.status in CHARGING
             can_assault = unit.kind in RIFLES and enemy.kind != "tank" and kind is not None
             odds = assault_odds(self.game.data, unit, ASSAULT_FROM, enemy, AMERICAN_COVER)
-            if can_assault and post.terrain == ASSAULT_FROM and distance <= _least_move(tb, kind, post.terrain) \
+            if can_assault and kind is not None and post.terrain == ASSAULT_FROM \
+                    and distance <= _least_move(tb, kind, post.terrain) \
                     and (charging or odds >= FAVOURED):
                 pairs = max(1, min(unit.figures, enemy.figures))
                 why = f"{odds:.0%} the assault goes the Japanese way" if not charging else f"{uid} is {unit.status}ing"
@@ -432,7 +436,7 @@ class _Steps(_Plan):
         super().__init__(game, state, JAPANESE, seq)
         self.steps: list[Step] = []
 
-    def offer(self, order: dict[str, Any], why: str = "") -> bool:  # type: ignore[override]
+    def offer(self, order: dict[str, Any], why: str = "") -> bool:
         if not super().offer(order):
             return False
         self.steps.append(Step(self.kept[-1], why))
@@ -454,7 +458,7 @@ def own_vehicles_lost(match: Any) -> list[tuple[str, str]]:
     if len(shots) != len(results):
         return []
     state = match.replay.state
-    return [(o["target"], o.get("unit") or "an American gun") for o, e in zip(shots, results)
+    return [(o["target"], o.get("unit") or "an American gun") for o, e in zip(shots, results, strict=True)
             if o.get("target") and (state.unit(o["target"]) is not None and state.unit(o["target"]).side == JAPANESE)
             and e.data.get("hit") and (e.data.get("engine") or e.data.get("fire"))]
 
@@ -464,9 +468,11 @@ def _steady(state: CalumpitState, uid: str) -> bool:
     return unit is not None and unit.in_action and unit.status in STEADY and unit.kind != "sniper"
 
 
-def _standing_american(state: CalumpitState, uid: str) -> bool:
+def _standing_american(state: CalumpitState, uid: str) -> Unit | None:
+    """The American unit ``uid`` if it is in action and not falling back, else None."""
     unit = state.unit(uid)
-    return unit is not None and unit.side == AMERICAN and unit.in_action and unit.status not in RETREATING
+    standing = unit is not None and unit.side == AMERICAN and unit.in_action and unit.status not in RETREATING
+    return unit if standing else None
 
 
 def _least_move(tables: Any, kind: str, terrain: str) -> float:

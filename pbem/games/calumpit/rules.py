@@ -93,6 +93,7 @@ def take_fire(data: CalumpitData, state: CalumpitState, dice: Dice, uid: str | N
         state, more, lost = effects.losses(data, state, unit.id, killed, rule)
         consequences += more
         unit = state.unit(unit.id)
+        assert unit is not None  # losses() replaces the unit (eliminated at worst); units never leave the state
         info["lost"] = lost
         if lost:
             text += f"; {unit.id} loses {lost} (figures {unit.figures}, grade {unit.grade})"
@@ -115,6 +116,8 @@ def morale_check(data: CalumpitData, state: CalumpitState, dice: Dice, uid: str,
     unit = state.unit(uid) if uid else None
     grade = unit.grade if unit is not None else grade
     nationality = unit.nationality if unit is not None else nationality
+    # the callers pass a tracked unit's id, or (a morale order with no unit) the grade orders.py requires then
+    assert grade is not None, f"morale check of {uid!r}: not a unit pbem tracks, and no grade given"
     mod = t.morale_modifier(data.tables, position, officer, extra)
     who = uid or f"a {nationality} unit"
     natural = dice.one(name, data.tables["morale"]["sides"], f"morale check of {who} (D20 <= {grade - mod} passes)")
@@ -173,7 +176,7 @@ def check_fire(data, state, side, order, queued):
         if order.get(who):
             found = _unit(state, order[who], "DIRECT FIRE", queued=queued)
             shooter = found if who == "unit" else shooter
-    if order["weapon"] == "rifle" and not _nationality(state, order, side) and not (order.get("unit") in queued):
+    if order["weapon"] == "rifle" and not _nationality(state, order, side) and order.get("unit") not in queued:
         raise illegal("DIRECT FIRE", "rifle fire rolls one D20 per 5 figures (6 for the Philippine Army): "
                                      "give the squad's nationality or its unit")
     if order["weapon"] == "rifle" and shooter is not None and order["figures"] > shooter.figures:

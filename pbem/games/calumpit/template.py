@@ -41,6 +41,12 @@ def _first(units: list[Unit], *kinds: str) -> Unit | None:
     return next((u for u in found if u.status not in SHAKEN), found[0] if found else None)
 
 
+def _side_or(state: CalumpitState, uid: str, default: str) -> str:
+    """The side of unit ``uid``, or ``default`` if pbem does not track it."""
+    unit = state.unit(uid)
+    return unit.side if unit is not None else default
+
+
 def _free_id(state: CalumpitState, prefix: str) -> str:
     return next(f"{prefix}{n}" for n in range(1, 1000) if state.unit(f"{prefix}{n}") is None)
 
@@ -104,7 +110,7 @@ def candidates(game: Any, state: CalumpitState, side: str) -> dict[str, list[dic
             out["demolition"] = [{"type": "demolition", "bridge": standing[0].id}]
     out["draw"] = [{"type": "draw", "deck": d.deck} for d in state.may_draw if d.side == side]
     out["sniped"] = [{"type": "sniped", "sniper": s.sniper, "terrain": "open"} for s in state.sniped
-                     if (state.unit(s.unit).side if state.unit(s.unit) is not None else AMERICAN) == side]
+                     if _side_or(state, s.unit, AMERICAN) == side]
     if side == JAPANESE:
         out["spotter"] = [{"type": "spotter", "result": "attack"} for _ in state.spotters]
     if side not in state.done:
@@ -280,11 +286,13 @@ def sections(game: Any, state: CalumpitState, side: str, secrets: Mapping[str, s
             notes.append("owed by you now: see the examples above")
         elif not live:
             notes += [f"e.g. {_one_line(o)}" for o in shown[:1]]
-        out.sections.append(Section(f"{kind} ({rule}): {doc}", notes, shown if live else []))
+        # a new list, typed as a Section's examples (orders, or groups of them; list is invariant)
+        out.sections.append(Section(f"{kind} ({rule}): {doc}", notes, list(shown) if live else []))
     done_notes = ["when all your units have moved and fired this turn; the turn ends when both sides are done"]
     if side in state.done:
         done_notes.append(f"you have given done for turn {max(state.turn, 1)}")
-    out.sections.append(Section("done (SEQUENCE): " + orders.ORDERS["done"][1], done_notes, found.get("done", [])))
+    out.sections.append(Section("done (SEQUENCE): " + orders.ORDERS["done"][1], done_notes,
+                                list(found.get("done", []))))
     out.sections.append(Section(
         "end (VICTORY CONDITIONS): " + orders.ORDERS["end"][1],
         ["to end the game, add these two lines (no order may follow them); the reply closes it:",
