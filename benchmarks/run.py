@@ -66,7 +66,7 @@ def slope(xs: list[float], ys: list[float]) -> float:
     """Least-squares slope of log y against log x: the growth exponent."""
     lx, ly = [math.log(x) for x in xs], [math.log(y) for y in ys]
     mx, my = statistics.fmean(lx), statistics.fmean(ly)
-    return sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / sum((a - mx) ** 2 for a in lx)
+    return sum((a - mx) * (b - my) for a, b in zip(lx, ly, strict=True)) / sum((a - mx) ** 2 for a in lx)
 
 
 def fmt_s(seconds: float) -> str:
@@ -283,12 +283,12 @@ def synthetic_world(hexes: int, units: int, seed: int) -> tuple[Any, Any, list[s
     lay = grid.layout
     for r in range(1, rows + 1, 5):
         line = [lay.to_hex(c, r) for c in range(1, cols + 1)]
-        for a, b in zip(line, line[1:]):
+        for a, b in zip(line, line[1:], strict=False):
             if a.is_adjacent(b):
                 sides["road"].add(Hexside(a, b))
     for c in range(1, cols + 1, 5):
         line = [lay.to_hex(c, r) for r in range(1, rows + 1)]
-        for a, b in zip(line, line[1:]):
+        for a, b in zip(line, line[1:], strict=False):
             sides["road"].add(Hexside(a, b))
     hexlist = list(grid.hexes())
     for h in rng.sample(hexlist, len(hexlist) // 10):
@@ -339,62 +339,67 @@ def scaling(hex_sizes: list[int], unit_sizes: list[int], runs: int, budget: floa
 
     ops = ("ZOC", "movement validation", "reachable sets", "supply tracing", "Ambon movement phase")
     table: dict[str, dict[tuple[int, int], float]] = {op: {} for op in ops}
+
+    def measure(hexes: int, units: int) -> None:
+        """One cell of the table (a function, so the calls timed close over its own names)."""
+        data, state, _ = synthetic_world(hexes, units, seed=hexes * 7919 + units)
+        gmap, grid = data.map, data.map.grid
+        movers = state.on_map(JAPANESE)
+        rng = random.Random(1)
+        cost = movement.movement_cost(data, state, JAPANESE)
+        paths = [walk(data, gmap.hex(p.where), cost, rng) for p in movers]
+
+        def zoc() -> None:
+            movement.zoc_of(data, state, "allied")  # AmbonData keeps each hex's reach: warm, as in play
+
+        def validate() -> None:
+            c = movement.movement_cost(data, state, JAPANESE)  # once per phase: the callback
+            for p, path in zip(movers, paths, strict=True):
+                if len(path) > 1:
+                    try:
+                        validate_path(p.id, path, 8, c, grid=grid)
+                    except IllegalOrderError:
+                        pass
+
+        def reach() -> None:
+            c = movement.movement_cost(data, state, JAPANESE)
+            for p in movers:
+                reachable(gmap.hex(p.where), 8, c)
+
+        def supplied() -> None:
+            supply.supplied_hexes(data, state)
+
+        def phase() -> None:
+            # what handlers._move does for each order of a movement phase:
+            # the cost callback of the current state, the path checked,
+            # the piece moved hex by hex in the state
+            s = state
+            for p, path in zip(movers, paths, strict=True):
+                if len(path) < 2:
+                    continue
+                c = movement.movement_cost(data, s, JAPANESE)
+                try:
+                    route = validate_path(p.id, path, 8, c, grid=grid)
+                except IllegalOrderError:
+                    continue
+                spent = 0
+                for h, paid in zip(route.hexes[1:], route.steps, strict=True):
+                    spent += paid
+                    s = s.with_piece(replace(s.piece(p.id), where=grid.label(h), spent=spent, moved=True))
+
+        for op, call in zip(ops, (zoc, validate, reach, supplied, phase), strict=True):
+            table[op][(hexes, units)] = best_within(call, budget, runs)
+        print(f"  {hexes} hexes, {units} units: "
+              + ", ".join(f"{op} {fmt_s(table[op][(hexes, units)])}" for op in ops), flush=True)
+
     for hexes in hex_sizes:
         for units in unit_sizes:
-            data, state, _ = synthetic_world(hexes, units, seed=hexes * 7919 + units)
-            gmap, grid = data.map, data.map.grid
-            movers = state.on_map(JAPANESE)
-            rng = random.Random(1)
-            cost = movement.movement_cost(data, state, JAPANESE)
-            paths = [walk(data, gmap.hex(p.where), cost, rng) for p in movers]
-
-            def zoc() -> None:
-                movement.zoc_of(data, state, "allied")  # AmbonData keeps each hex's reach: warm, as in play
-
-            def validate() -> None:
-                c = movement.movement_cost(data, state, JAPANESE)  # once per phase: the callback
-                for p, path in zip(movers, paths):
-                    if len(path) > 1:
-                        try:
-                            validate_path(p.id, path, 8, c, grid=grid)
-                        except IllegalOrderError:
-                            pass
-
-            def reach() -> None:
-                c = movement.movement_cost(data, state, JAPANESE)
-                for p in movers:
-                    reachable(gmap.hex(p.where), 8, c)
-
-            def supplied() -> None:
-                supply.supplied_hexes(data, state)
-
-            def phase() -> None:
-                # what handlers._move does for each order of a movement phase:
-                # the cost callback of the current state, the path checked,
-                # the piece moved hex by hex in the state
-                s = state
-                for p, path in zip(movers, paths):
-                    if len(path) < 2:
-                        continue
-                    c = movement.movement_cost(data, s, JAPANESE)
-                    try:
-                        route = validate_path(p.id, path, 8, c, grid=grid)
-                    except IllegalOrderError:
-                        continue
-                    spent = 0
-                    for h, paid in zip(route.hexes[1:], route.steps):
-                        spent += paid
-                        s = s.with_piece(replace(s.piece(p.id), where=grid.label(h), spent=spent, moved=True))
-
-            for op, call in zip(ops, (zoc, validate, reach, supplied, phase)):
-                table[op][(hexes, units)] = best_within(call, budget, runs)
-            print(f"  {hexes} hexes, {units} units: "
-                  + ", ".join(f"{op} {fmt_s(table[op][(hexes, units)])}" for op in ops), flush=True)
+            measure(hexes, units)
     # Along the diagonal both grow tenfold at each step (one unit per ten
     # hexes throughout); the units exponent is taken on the largest map.
     # (Hexes alone, with the units fixed, would mix size with crowding: ten
     # units on 100 hexes block roads that they leave free on 10^4.)
-    diagonal = [(h, u) for h, u in zip(sorted(hex_sizes), sorted(unit_sizes))]
+    diagonal = [(h, u) for h, u in zip(sorted(hex_sizes), sorted(unit_sizes), strict=False)]
     big_h = max(hex_sizes)
 
     def decades(xs: list[int], ys: list[float]) -> str:
@@ -517,7 +522,7 @@ def long_game(root: Path, sizes: list[int], step_at: tuple[int, int], runs: int)
         copy.step(), copy.step()
     steps: list[list[float]] = [[] for _ in games]
     for _ in range(runs):
-        for copy, times in zip(games, steps):
+        for copy, times in zip(games, steps, strict=True):
             start = clock()
             copy.step()
             times.append(clock() - start)
@@ -641,7 +646,7 @@ def bot_games(root: Path, games: int) -> None:
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         results = pool.map(_bot_game, jobs, chunksize=1)
     by: dict[tuple[str, str], list[tuple[int, list[float], list[float]]]] = {}
-    for j, a, seed, vp, tj, ta in results:
+    for j, a, _seed, vp, tj, ta in results:
         by.setdefault((j, a), []).append((vp, tj, ta))
     BOT_TABLE[:] = ["| Japanese | Allied | games | mean VP | Japanese wins (>= 31) | draws | Allied wins (<= 20) |",
                     "|---|---|---|---|---|---|---|"]

@@ -5,7 +5,6 @@ a whole game through the real protocol."""
 from __future__ import annotations
 
 import tempfile
-from fractions import Fraction
 from pathlib import Path
 
 import pytest

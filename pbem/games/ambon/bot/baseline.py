@@ -91,6 +91,12 @@ class AmbonBot:
         self.identities: dict[str, str] = {}  # the concealed pieces' identities it drew (its own secret)
         self.standing = STANDING if standing is None else standing  # set in the setup (without rng)
 
+    @property
+    def _rng(self) -> random.Random:
+        """The choice policy's generator: only its methods draw from it."""
+        assert self.rng is not None, "only a bot with a choice policy makes random choices"
+        return self.rng
+
     # ------------------------------------------------------------------ entry
 
     def orders(self, state: AmbonState, side: str, seq: int) -> dict[str, Any]:
@@ -310,13 +316,13 @@ class AmbonBot:
     def _random_standing(self, side: str) -> dict[str, str]:
         """Standing instructions for the setup message: each kind set to a
         random answer or left unset (asked when it comes up)."""
-        chosen = {kind: self.rng.choice(answers) for kind, answers in RANDOM_STANDING[side].items()}
+        chosen = {kind: self._rng.choice(answers) for kind, answers in RANDOM_STANDING[side].items()}
         return {kind: answer for kind, answer in chosen.items() if answer is not None}
 
     def _changed_standing(self, side: str) -> dict[str, str]:
         """One standing instruction changed during the game (set ones cannot be unset)."""
-        kind = self.rng.choice(sorted(RANDOM_STANDING[side]))
-        return {kind: self.rng.choice([a for a in RANDOM_STANDING[side][kind] if a is not None])}
+        kind = self._rng.choice(sorted(RANDOM_STANDING[side]))
+        return {kind: self._rng.choice([a for a in RANDOM_STANDING[side][kind] if a is not None])}
 
     def _random_allied_setup(self, state: AmbonState) -> list[dict[str, Any]]:
         """4.1 with the scenario's open placements, the concealed pieces on
@@ -334,16 +340,16 @@ class AmbonBot:
         room = {h: most - sum(1 for u, w in allied["placements"].items() if w == h and u in self.data.nei_companies
                               and self.data.map.hex(h) in self.data.map.coastal) for h in beaches}
         identities = [kind for kind, n in self.data.identities.items() for _ in range(n)]
-        self.rng.shuffle(identities)
-        for slot, identity in zip(self.data.concealed_slots, identities):
-            where = self.rng.choice([h for h in beaches if room[h] > 0])
+        self._rng.shuffle(identities)
+        for slot, identity in zip(self.data.concealed_slots, identities, strict=True):
+            where = self._rng.choice([h for h in beaches if room[h] > 0])
             room[where] -= 1
             orders.append({"conceal": slot, "hex": where, "is": identity})
             self.identities[slot] = identity
         boxes = sorted(b for b, spec in self.data.map.boxes.items() if spec.kind == "mines")
         kinds = [kind for kind, n in self.data.mine_kinds.items() for _ in range(n)]
-        self.rng.shuffle(kinds)
-        orders += [{"mine": m, "box": self.rng.choice(boxes), "is": kind} for m, kind in zip(self.data.mine_slots, kinds)]
+        self._rng.shuffle(kinds)
+        orders += [{"mine": m, "box": self._rng.choice(boxes), "is": kind} for m, kind in zip(self.data.mine_slots, kinds, strict=True)]
         return orders
 
     def _random_japanese_setup(self, state: AmbonState) -> list[dict[str, Any]]:
@@ -354,20 +360,20 @@ class AmbonBot:
         from pbem.games.ambon.setup import BATTALIONS, KURE, REGIMENTAL_ARTILLERY, REGIMENTAL_HQ
 
         lanes = sorted(self.data.lanes.values(), key=lambda lane: lane.id)
-        kure, first = self.rng.sample(lanes, 2)
+        kure, first = self._rng.sample(lanes, 2)
         battalions = sorted(BATTALIONS)
-        self.rng.shuffle(battalions)
+        self._rng.shuffle(battalions)
         lead, *rest = battalions
         boxes: dict[str, list[str]] = {kure.first_wave: list(KURE), first.first_wave: [REGIMENTAL_HQ, *BATTALIONS[lead]]}
         orders: list[dict[str, Any]] = []
-        second = self.rng.sample(lanes, 2)
+        second = self._rng.sample(lanes, 2)
         if state.option("14.2"):
-            orders.append({"second_wave": " ".join(f"{b}:{lane.id}" for b, lane in zip(rest, second))})
+            orders.append({"second_wave": " ".join(f"{b}:{lane.id}" for b, lane in zip(rest, second, strict=True))})
         else:
-            for b, lane in zip(rest, second):
+            for b, lane in zip(rest, second, strict=True):
                 boxes[lane.second_wave] = list(BATTALIONS[b])
         with_battalion = [first.first_wave] + ([] if state.option("14.2") else [lane.second_wave for lane in second])
-        boxes[self.rng.choice(with_battalion)].append(REGIMENTAL_ARTILLERY)
+        boxes[self._rng.choice(with_battalion)].append(REGIMENTAL_ARTILLERY)
         return [{"wave": box, "units": units} for box, units in boxes.items()] + orders
 
     def _decisions(self, side: str):
@@ -376,22 +382,22 @@ class AmbonBot:
 
         def generate(current: AmbonState):
             for due in self.game.awaiting(current):
-                if not isinstance(due, DecisionDue) or due.side != side or self.rng.random() < 0.25:
+                if not isinstance(due, DecisionDue) or due.side != side or self._rng.random() < 0.25:
                     continue
                 target = _decision_target(due)
                 where = {"target": target} if target else {}
                 if due.kind == "hq-support":  # an HQ more often than not, "none" now and then
                     hqs = [o for o in due.options if o != "none"]
-                    yield {"support": self.rng.choice(hqs) if hqs and self.rng.random() < 0.6 else "none", **where}
+                    yield {"support": self._rng.choice(hqs) if hqs and self._rng.random() < 0.6 else "none", **where}
                 elif due.kind == "surrender":
-                    yield {"surrender": "yes" if self.rng.random() < 0.3 else "no"}
+                    yield {"surrender": "yes" if self._rng.random() < 0.3 else "no"}
                 elif due.kind == "advance":
-                    units = [u for u in due.options if self.rng.random() < 0.6]
+                    units = [u for u in due.options if self._rng.random() < 0.6]
                     yield {"advance": units, **where}
                 elif due.kind == "losses":
                     yield from self._losses(current, target)
                 elif due.kind == "retreat":  # 14.3: a forced retreat's hex
-                    yield {"retreat": "retreat", "to": self.rng.choice(due.options), **where}
+                    yield {"retreat": "retreat", "to": self._rng.choice(due.options), **where}
 
         return lambda current: list(generate(current))
 
@@ -420,13 +426,15 @@ class AmbonBot:
         not settle the choice is dropped, and the choice asked again)."""
         from pbem.games.ambon import battle, landing
 
-        b = next((x for x in current.battles if x.target == target), None)
-        if b is not None:
-            choices = battle.open_choices(self.data, current, b)
+        fought = next((x for x in current.battles if x.target == target), None)
+        if fought is not None:
+            choices = battle.open_choices(self.data, current, fought)
+            b = fought.fight
         else:
-            b = next(x for x in current.landing_combats if x.fight and x.fight.target == target)
-            choices = landing.open_choices(self.data, current, b)
-        b = b.fight
+            ashore = next(x for x in current.landing_combats if x.fight and x.fight.target == target)
+            choices = landing.open_choices(self.data, current, ashore)
+            b = ashore.fight
+        assert b is not None, "an open choice of losses belongs to a fight"
         units = list(choices["units"])
         if choices["hits"]:
             if rng is not None:
@@ -452,11 +460,11 @@ class AmbonBot:
 
         def generate(current: AmbonState):
             if not current.option("14.1") or current.phase not in (J_COMBAT, A_COMBAT) \
-                    or current.phasing != other(side) or self.rng.random() < 0.3:
+                    or current.phasing != other(side) or self._rng.random() < 0.3:
                 return
             for unit in bombardment.artillery_units(self.data, current, side):
                 targets = sorted(current.on_map(other(side)), key=lambda p: p.id)
-                self.rng.shuffle(targets)
+                self._rng.shuffle(targets)
                 yield [{"bombard": unit.id, "target": t.id} for t in targets]
 
         return lambda current: list(generate(current))
@@ -465,13 +473,13 @@ class AmbonBot:
         """13.1: now and then the Allies reveal a concealed piece of their own accord."""
 
         def generate(current: AmbonState):
-            if side != ALLIED or self.rng.random() > 0.03:
+            if side != ALLIED or self._rng.random() > 0.03:
                 return
             concealed = sorted(p.id for p in current.on_map(ALLIED) if p.concealed)
             if current.ruling("13.1") == "detachment":  # the ruling: only a detachment is revealed of one's accord
                 concealed = [pid for pid in concealed if self.identities.get(pid) == "detachment"]
             if concealed:
-                yield {"reveal": self.rng.choice(concealed)}
+                yield {"reveal": self._rng.choice(concealed)}
 
         return lambda current: list(generate(current))
 

@@ -4,7 +4,7 @@ worth moving to.  Each generator is a pure function of the position."""
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import AbstractSet, Any
 
 from pbem.errors import PbemError
 from pbem.games.ambon import battle, movement
@@ -18,7 +18,7 @@ def can_attack(data: Any, state: AmbonState, piece: Any) -> bool:
             and not piece.concealed and movement.overstacking(data, state, piece.where) != "physical")
 
 
-def attackers_of(data: Any, state: AmbonState, side: str, target: str, used: set[str] = frozenset()) -> list[Any]:
+def attackers_of(data: Any, state: AmbonState, side: str, target: str, used: AbstractSet[str] = frozenset()) -> list[Any]:
     """The units of ``side`` that have ``target`` in their ZOC (11.0)."""
     gmap = data.map
     t = gmap.hex(target)
@@ -28,7 +28,7 @@ def attackers_of(data: Any, state: AmbonState, side: str, target: str, used: set
 
 
 def support_hqs(data: Any, state: AmbonState, side: str, target: str, attackers: tuple[str, ...],
-                used: set[str] = frozenset()) -> list[str]:
+                used: AbstractSet[str] = frozenset()) -> list[str]:
     """11.1: the HQs that may support this combat."""
     defenders = [p.id for p in state.at(target) if p.side != side]
     found = []
@@ -44,7 +44,7 @@ def support_hqs(data: Any, state: AmbonState, side: str, target: str, attackers:
 
 
 def attack_options(data: Any, state: AmbonState, side: str, target: str, level: int,
-                   used: set[str] = frozenset(), used_hq: set[str] = frozenset()) -> list[tuple[tuple[str, ...], str]]:
+                   used: AbstractSet[str] = frozenset(), used_hq: AbstractSet[str] = frozenset()) -> list[tuple[tuple[str, ...], str]]:
     """The attacker sets (and HQ) to weigh against ``target``: everyone who
     can; at level 2 and up also everyone but one (a unit better kept out:
     halved, or the wrong formation for an HQ's support, 11.1); at level 3

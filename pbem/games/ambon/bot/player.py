@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from fractions import Fraction
 from typing import Any, Mapping
 
 from pbem.engine.machine import DecisionDue, Ordered
@@ -136,9 +137,9 @@ class Player(AmbonBot):
                                        lanes[first].first_wave: [REGIMENTAL_HQ, *BATTALIONS[lead], REGIMENTAL_ARTILLERY]}
         out: list[dict[str, Any]] = []
         if state.option("14.2"):
-            out.append({"second_wave": " ".join(f"{b}:{lane}" for b, lane in zip(rest, second))})
+            out.append({"second_wave": " ".join(f"{b}:{lane}" for b, lane in zip(rest, second, strict=True))})
         else:
-            for b, lane in zip(rest, second):
+            for b, lane in zip(rest, second, strict=True):
                 boxes[lanes[lane].second_wave] = list(BATTALIONS[b])
         return [{"wave": box, "units": units} for box, units in boxes.items()] + out
 
@@ -244,7 +245,7 @@ class Player(AmbonBot):
 
         def goals(current: AmbonState) -> list[tuple[Any, float]]:
             found = []
-            for h, location in gmap.key_locations.items():
+            for h in gmap.key_locations:
                 label = gmap.label(h)
                 held = current.controller(label) == JAPANESE
                 if side == JAPANESE and not held:
@@ -368,7 +369,8 @@ class Player(AmbonBot):
             return False
         weakest = sorted(here, key=lambda p: (float(data.spec(p).combat) if not data.spec(p).artillery else 0.5,
                                               not p.disrupted, p.id))
-        out, count = [], 0
+        out: list[str] = []
+        count: Fraction | int = 0
         for p in weakest:
             if count >= over:
                 break
@@ -441,7 +443,6 @@ class Player(AmbonBot):
         one in a hex the side can attack, the strongest there."""
 
         def generate(current: AmbonState):
-            data, gmap = self.data, self.data.map
             for unit in self._guns(current, side):
                 yield self._targets(current, side, unit)
 
