@@ -23,7 +23,7 @@ orders (moves, fire, ...).  When a side has moved and fired all its units it
 gives ``done``; when both have, the turn ends: the end-of-turn event check,
 then the next turn's start check, the barrages due and the snipers' shots.
 
-Dice (DESIGN 4.3): every roll an order needs becomes due when the order is
+Dice (docs/protocol.md §6.3): every roll an order needs becomes due when the order is
 applied and is keyed by the message that carried it -- the author's own
 orders are the only decisions those dice resolve.  Rolls that depend on
 facts only the table shows (which figures are inside a burst, who is on the

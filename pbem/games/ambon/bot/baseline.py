@@ -55,7 +55,7 @@ STANDING = {
              "retreat-to": "toward-friends"},
     JAPANESE: {"advance": "always", "losses": "protect-hq", "retreat": "retreat", "retreat-to": "toward-friends"},
 }
-#: every routine question answered in advance (DESIGN 4.3): what a player
+#: every routine question answered in advance (docs/architecture.md, "Who decides"): what a player
 #: who leaves `pbem watch` the most to do sets (docs/watch.md's figure)
 EVERY_STANDING = {
     ALLIED: {"hq-support": "always", "advance": "always", "surrender": "never", "retreat": "retreat",
