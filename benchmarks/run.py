@@ -684,7 +684,8 @@ def bot_games(root: Path, games: int) -> None:
     except ImportError:
         calumpit_house = None
     if calumpit_house is not None:
-        BOT_TABLE.extend(["", *calumpit_house.run(games)])
+        BOT_TABLE.extend(["", "Calumpit Bridge: the house's Japanese (`pbem solo calumpit`), whole solo games "
+                              "through the real loop:", "", *calumpit_house.run(games)])
 
 
 # --------------------------------------------------------------------------- the report
