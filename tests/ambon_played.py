@@ -67,27 +67,25 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import json
 import random
 import re
 import time
 import tomllib
-import types
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable
 
 from conftest import dicts_of
 
 from pbem.engine.machine import DecisionDue, DiceDue, DiceRolled, Event, MessageEnd, Opened, Ordered, RevealDue
 from pbem.games.ambon import GAME, victory
+from pbem.games.ambon.bot.arena import fixed_keys
+from pbem.games.ambon.bot.arena import seeded_protocol as arena_seeded_protocol
 from pbem.match import session
 from pbem.match.replay import actions_for
 from pbem.protocol.dice import dice_key, roll
-from pbem.protocol.keys import Identity
-from pbem.protocol.keystore import Keystore
 from pbem.protocol.message import SignedMessage
 
 JAPANESE, ALLIED = "japanese", "allied"
@@ -474,37 +472,15 @@ PLAYERS = {JAPANESE: ("kenji", "Kenji (Japanese, played test)"), ALLIED: ("jack"
 
 
 def identities(root: Path) -> dict[str, Any]:
-    """The two players, each with a keystore of its own under ``root``
-    (``root/NAME/keystore``, what PBEM_HOME would point at), with fixed keys
-    so that every game is reproducible from its seed."""
-    found = {}
-    for side, (name, full) in PLAYERS.items():
-        store = Keystore(root / name / "keystore")
-        if not store.exists():
-            key = root / f"{name}.key"
-            key.parent.mkdir(parents=True, exist_ok=True)
-            seed = hashlib.sha256(f"pbem ambon played games: {name}".encode()).digest()
-            key.write_bytes(Identity.from_seed(seed, full).to_openssh_private())
-            store.import_key(key, None, name=full)
-            key.unlink()
-        found[side] = store.load(lambda: None)
-    return found
+    """The two players, each with a keystore of its own under ``root``, with
+    fixed keys so that every game is reproducible from its seed."""
+    return fixed_keys(root, PLAYERS, "pbem ambon played games")
 
 
-@contextlib.contextmanager
-def seeded_protocol(seed: int) -> Iterator[None]:
-    """The protocol's own randomness -- the game id of message 0 and the
-    joiner's fresh bytes of message 1 (``session._random``) -- drawn from
-    ``seed``, so that the game and its dice are the same on every run.
-    (Keys, chains, salts and dice derive from those and the keys.)"""
-    rng = random.Random(f"protocol {seed}")
-    fake = types.SimpleNamespace(token_hex=lambda n=32: rng.randbytes(n).hex(), token_bytes=lambda n=32: rng.randbytes(n))
-    saved = session._random
-    session._random = fake
-    try:
-        yield
-    finally:
-        session._random = saved
+def seeded_protocol(seed: int) -> contextlib.AbstractContextManager[None]:
+    """The protocol's own randomness drawn from ``seed``
+    (:func:`pbem.games.ambon.bot.arena.seeded_protocol`)."""
+    return arena_seeded_protocol(session, seed, "protocol")
 
 
 def random_options(rng: random.Random) -> tuple[str, ...]:

@@ -60,17 +60,22 @@ class PassPlayer:
         return {"order": []}
 
 
-def _keys(root: Path) -> dict[str, Any]:
+def fixed_keys(root: Path, players: Mapping[str, tuple[str, str]] = NAMES,
+               label: str = "pbem ambon bot arena") -> dict[str, Any]:
+    """side -> identity: each player (side -> (name, full name)) with a
+    keystore of its own, ``root/NAME/keystore`` (what PBEM_HOME would point
+    at), its key fixed by ``label`` and the name so that every game
+    reproduces from its seed."""
     from pbem.protocol.keys import Identity
     from pbem.protocol.keystore import Keystore
 
     found = {}
-    for side, (name, full) in NAMES.items():
+    for side, (name, full) in players.items():
         store = Keystore(root / name / "keystore")
         if not store.exists():
             key = root / f"{name}.key"
             key.parent.mkdir(parents=True, exist_ok=True)
-            secret = hashlib.sha256(f"pbem ambon bot arena: {name}".encode()).digest()
+            secret = hashlib.sha256(f"{label}: {name}".encode()).digest()
             key.write_bytes(Identity.from_seed(secret, full).to_openssh_private())
             store.import_key(key, None, name=full)
             key.unlink()
@@ -79,8 +84,12 @@ def _keys(root: Path) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def _seeded_protocol(session: Any, seed: int) -> Iterator[None]:
-    rng = random.Random(f"arena protocol {seed}")
+def seeded_protocol(session: Any, seed: int, label: str = "arena protocol") -> Iterator[None]:
+    """The protocol's own randomness -- the game id of message 0 and the
+    joiner's fresh bytes of message 1 (``session._random``) -- drawn from
+    ``seed``, so that the game and its dice are the same on every run.
+    (Keys, chains, salts and dice derive from those and the keys.)"""
+    rng = random.Random(f"{label} {seed}")
     fake = types.SimpleNamespace(token_hex=lambda n=32: rng.randbytes(n).hex(), token_bytes=lambda n=32: rng.randbytes(n))
     saved = session._random
     session._random = fake
@@ -108,7 +117,7 @@ def play(game: Any, players: Mapping[str, Any], seed: int, root: Path, *, sessio
     through ``session`` (:mod:`pbem.match.session`)."""
     from pbem.games.ambon import victory
 
-    keys = _keys(root)
+    keys = fixed_keys(root)
     where = root / f"game-{seed}"
     if where.exists():
         shutil.rmtree(where)
@@ -123,7 +132,7 @@ def play(game: Any, players: Mapping[str, Any], seed: int, root: Path, *, sessio
         played.think[side].append(time.process_time() - start)
         return orders
 
-    with _seeded_protocol(session, seed):
+    with seeded_protocol(session, seed):
         first = session.new_game(dirs[JAPANESE], "ambon", JAPANESE, keys[ALLIED].public, keys[JAPANESE], options=setup)
         proposal = session.proposal_match(first, keys[ALLIED])
         path, _ = session.join_game(first, dirs[ALLIED], keys[ALLIED], ask(ALLIED, proposal, 1))
