@@ -52,9 +52,12 @@ def test_solo_plays_a_few_turns_with_scripted_input_and_verifies(players, tmp_pa
     assert "[DIRECT FIRE] 1-SQD (rifle, 12 figures, 2 D20) fires at 30 inches" in out
     assert "[INDIRECT FIRE] MORTAR fires 3 round(s) on the tree line" in out
     assert "[HAND-GRENADES]" in out and "[TANK FIRE ACTIONS]" in out
+    # the house plays the Japanese in earnest: with some dice (the keys are new each run) they reach the
+    # bridge before the script's third turn is over, and the game ends there, verified
+    won = "the Japanese reached the bridge" in out
     for turn in (1, 2, 3):
-        assert f"[SEQUENCE] turn {turn} ends" in out
-    assert "[SEQUENCE] turn 4 begins" in out and "stopped; resume with" in out
+        assert f"[SEQUENCE] turn {turn} ends" in out or won
+    assert won or ("[SEQUENCE] turn 4 begins" in out and "stopped; resume with" in out)
     assert (solo / "house" / "identity").exists() and (solo / "game" / "0000-american.pbem").exists()
     r = me.run("verify", solo / "game", "--json")
     assert r.exit_code == 0, r.output
