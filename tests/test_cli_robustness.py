@@ -306,3 +306,27 @@ def test_an_orders_file_python_cannot_convert_is_refused_in_pbems_words(started,
     assert r.exit_code == 2 and needle in r.output and "odd.toml" in r.output, r.output
     assert "Traceback" not in r.output and "sys.set_int_max_str_digits" not in r.output
     assert tree(a.game) == before
+
+
+def test_verify_json_reports_a_failure_as_json_on_standard_output(started, tmp_path):
+    """A script reading `pbem verify --json` gets a report when the files
+    fail too (exit status 1, the error on standard error as well)."""
+    import json
+
+    a, _ = started
+    target = sorted(a.game.glob("0001-*.pbem"))[0]
+    text = target.read_text()
+    target.write_text(text.replace("chain", "chaim", 1) if "chain" in text else text[:-40] + "x" * 40)
+    r = a.run("verify", a.game, "--json")
+    assert r.exit_code == 1
+    report = json.loads(r.stdout)
+    assert report["ok"] is False and report["error"] and report["error_kind"].endswith("Error")
+    assert report["paths"] == [str(a.game)]
+
+
+def test_python_dash_m_pbem_is_the_pbem_command():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "pbem", "--version"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("pbem, version ")

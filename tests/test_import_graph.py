@@ -88,6 +88,8 @@ def layer(module: str) -> str:
         return GAME_WORKFLOWS[parts[3]]
     if module == "pbem.mail.scan":  # the pure scanner of turn files in mail, which match uses
         return "games"
+    if module == "pbem.__main__":  # python -m pbem: the CLI's entry
+        return "cli"
     return parts[1]
 
 

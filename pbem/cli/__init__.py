@@ -881,8 +881,16 @@ def verify(paths: tuple[str, ...], audit: bool, as_json: bool, extract: str | No
 
     from pbem.cli.everyday import progress_bar
 
-    with progress_bar("verifying") as progress:
-        report = session.verify(paths, audit=audit, progress=progress, data=data_dirs)
+    from pbem.errors import PbemError
+
+    try:
+        with progress_bar("verifying") as progress:
+            report = session.verify(paths, audit=audit, progress=progress, data=data_dirs)
+    except PbemError as err:
+        if as_json:  # a script reading the report gets one either way, saying why it failed
+            emit_json({"ok": False, "audited": False, "error": str(err), "error_kind": type(err).__name__,
+                       "paths": [str(p) for p in paths]})
+        raise
     if extract:
         write_extract(Path(extract), report.transcript)
     if as_json:
