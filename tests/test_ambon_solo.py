@@ -308,7 +308,7 @@ def test_14_1_to_14_4_as_japanese_a_whole_game_the_house_never_sees_the_14_2_not
     """A solo game with every optional rule, the player Japanese, played to
     its end through the loop; then the same game with another 14.2 note:
     the house's inputs and orders are the same until the note is revealed."""
-    from pbem.games import get
+    from pbem.engine.registry import get
     from pbem.games.ambon import setup as ambon_setup
     from pbem.games.ambon.template import second_wave_example
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import games
+from pbem.engine import registry
 from pbem.engine import contract
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "architecture.md"
@@ -69,11 +69,11 @@ def test_the_toy_rules_import_only_the_engine_and_the_errors():
 
 
 def test_the_installed_toy_is_a_game_with_a_frontend(installed):
-    game = games.get("odds")
+    game = registry.get("odds")
     assert isinstance(game, contract.Game) and contract.lacking(game) == []
-    assert "odds" in games.available() and "odds" in games.frontends()
-    frontend = games.frontend("odds")
-    assert any(c.__module__ == "pbem_odds.cli" and isinstance(c, contract.Commands) for c in games.commands())
+    assert "odds" in registry.available() and "odds" in registry.frontends()
+    frontend = registry.frontend("odds")
+    assert any(c.__module__ == "pbem_odds.cli" and isinstance(c, contract.Commands) for c in registry.commands())
     assert isinstance(frontend, contract.Dialogue)
     assert isinstance(frontend, contract.Demo)
 

@@ -99,11 +99,11 @@ def test_data_error_for_a_bad_card(tmp_path):
 
 
 def test_data_override_changes_the_ruleset_hash(tmp_path):
-    from pbem import games
+    from pbem.engine import registry
     from pbem.match.session import ruleset_hash
 
     over = _override(tmp_path, "attack.toml", "infantry = 6", "infantry = 8")
-    game = games.get("pbem.games.calumpit:GAME", str(over))
+    game = registry.get("pbem.games.calumpit:GAME", str(over))
     assert game.data.force_pool["infantry"] == 8 and ruleset_hash(game) != ruleset_hash(GAME)
 
 

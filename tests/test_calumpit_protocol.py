@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from conftest import last_line
 
-from pbem import games
+from pbem.engine import registry
 
 EXAMPLES = Path(__file__).parent.parent / "examples" / "calumpit"
-GAME_NAME = "calumpit" if "calumpit" in games.available() else "pbem.games.calumpit:GAME"
+GAME_NAME = "calumpit" if "calumpit" in registry.available() else "pbem.games.calumpit:GAME"
 SCRIPT = [  # (author, file) after the proposal and the join
     ("a", "2-american-turn1.toml"),
     ("j", "3-japanese-turn2.toml"),

@@ -49,8 +49,7 @@ def fresh(directory, identity, monkeypatch) -> object:
 def restored_from(root, identity, name="ann"):
     """What restoring ``name``'s checkpoint of game directory a gives."""
     files = sorted((root / "a").glob("*.pbem"))
-    return checkpoint.Checkpoints(root / name).restore(
-        root / "a", listing(files), lambda i: files[i].read_bytes(), identity, session._game_for)
+    return checkpoint.Checkpoints(root / name).restore(root / "a", listing(files), identity, session._game_for)
 
 
 def listing(files):
@@ -109,8 +108,8 @@ def test_a_checkpoint_that_does_not_match_or_open_is_ignored(game, monkeypatch, 
 
 
 def test_a_tampered_message_file_is_caught_though_a_checkpoint_covers_it(game):
-    """The checkpoint is keyed by the bytes of the files it covers: a changed
-    file is verified again and refused as it would be without one."""
+    """The kept replay is keyed by the stamps of the files it covers: a
+    changed file is verified again and refused as it would be without one."""
     root, ann, _ = game
     target = sorted((root / "a").glob("0003-*.pbem"))[0]
     text = target.read_text()
@@ -129,24 +128,18 @@ def test_a_tampered_message_file_is_caught_though_a_checkpoint_covers_it(game):
     assert str(with_checkpoint.value) == str(without.value)
 
 
-def test_a_touched_file_is_read_and_compared_and_an_unchanged_one_is_not_read(game, monkeypatch):
-    """While a covered file's name, size, inode, mtime and ctime are as they
-    were, its bytes are not read again; a touched one is read and compared."""
+def test_a_touched_file_is_a_miss_and_the_game_is_replayed_from_its_files(game, monkeypatch):
+    """A message file is never rewritten, so any changed stamp (here only the
+    mtime) means the kept replay is not trusted: the load replays from the
+    files, gives what they give, and keeps a new replay."""
     root, ann, _ = game
     files = sorted((root / "a").glob("*.pbem"))
-    reads: list[int] = []
-
-    def read(i):
-        reads.append(i)
-        return files[i].read_bytes()
-
     checkpoints = checkpoint.Checkpoints(root / "ann")
-    entries = listing(files)
-    assert checkpoints.restore(root / "a", entries, read, ann, session._game_for) is not None and reads == []
-    os.utime(files[2])  # same bytes, a new mtime: read, compared, still good
-    entries = listing(files)
-    assert checkpoints.restore(root / "a", entries, read, ann, session._game_for) is not None
-    assert reads == list(range(len(files)))
+    assert checkpoints.restore(root / "a", listing(files), ann, session._game_for) is not None
+    os.utime(files[2])
+    assert checkpoints.restore(root / "a", listing(files), ann, session._game_for) is None
+    assert snapshot(session.load(root / "a", ann)) == snapshot(fresh(root / "a", ann, monkeypatch))
+    assert checkpoints.restore(root / "a", listing(files), ann, session._game_for) is not None
 
 
 def test_deleting_checkpoints_is_safe(game, monkeypatch):
@@ -193,7 +186,7 @@ def test_a_history_is_the_list_it_stands_for_through_pickling_and_truncation(ste
             reference += new
         elif action == "pickle":
             history = pickle.loads(pickle.dumps(history))
-            assert len(history._chunks) <= max(1, len(reference)).bit_length()  # a binary counter of chunks
+            assert history._count == len(reference) and not history._tail  # all of it in the older part
         else:
             cut = min(at, len(reference))
             history, reference = history.truncated(cut), reference[:cut]
@@ -205,29 +198,24 @@ def test_a_history_is_the_list_it_stands_for_through_pickling_and_truncation(ste
 
 
 def test_a_command_on_a_checkpoint_does_not_unpickle_the_old_history(game, monkeypatch):
-    """What receive and play read of a restored replay is only what is new."""
+    """What receive and play read of a restored replay is only what is new:
+    of each history at most its last part (the last command's items)."""
     root, ann, bob = game
     loaded = []
-    real = History._older
+    real = History._part
 
-    def counting(self):
-        import traceback
+    def counting(self, k):
+        loaded.append((k, len(self._parts)))
+        return real(self, k)
 
-        loaded.append((len(self), "".join(traceback.format_stack(limit=5))))
-        return real(self)
-
-    monkeypatch.setattr(History, "_older", counting)
+    monkeypatch.setattr(History, "_part", counting)
     result = session.play(root / "a", ann, ROLLS)
     session.receive(root / "b", [result.path], bob)
-    assert loaded == []
+    assert all(k == parts - 1 for k, parts in loaded), loaded
     assert "fire" in " ".join(e.text for e in result.events)
 
 
-# --------------------------------------------------------------------------- what a checkpoint holds, and its chunk files
-
-
-def chunk_files(root, name="ann"):
-    return {p.name: p.stat() for p in (root / name / checkpoint.DIRECTORY).glob("*.d/*")}
+# --------------------------------------------------------------------------- what a kept replay holds
 
 
 def two_more(root, ann, bob):
@@ -239,52 +227,15 @@ def two_more(root, ann, bob):
     session.receive(root / "a", [result.path], ann)
 
 
-def test_the_old_history_goes_to_chunk_files_written_once_and_swept_when_merged(chunked, monkeypatch):
-    """A checkpoint's large history chunks are files of their own: a command
-    does not rewrite one it keeps, removes those it merged, and every one is
-    sealed and private."""
-    root, ann, bob = chunked
-    assert snapshot(session.load(root / "a", ann)) == snapshot(fresh(root / "a", ann, monkeypatch))
-    before = chunk_files(root)
-    assert before and all(stat.S_IMODE(st.st_mode) == 0o600 for st in before.values())
-    for path in (root / "ann" / checkpoint.DIRECTORY).glob("*.d/*"):
-        assert b"fire" not in path.read_bytes() and b"secret" not in path.read_bytes()
-    for _ in range(3):
+def test_a_kept_replay_is_one_sealed_private_file(game, monkeypatch):
+    """One file a game, mode 0600, sealed: no note or sealed text in the
+    clear; played on, it goes on matching a load from the files."""
+    root, ann, bob = game
+    for _ in range(2):
         two_more(root, ann, bob)
-    after = chunk_files(root)
-    for name in set(before) & set(after):  # kept, never written again
-        assert (after[name].st_ino, after[name].st_mtime_ns) == (before[name].st_ino, before[name].st_mtime_ns)
-    assert set(before) - set(after)  # merged chunks are gone
-    histories = 3  # events, rolls and the dice game's record of what is done
-    assert len(after) <= histories * len(session.load(root / "a", ann).replay.events).bit_length()
-    assert snapshot(session.load(root / "a", ann)) == snapshot(fresh(root / "a", ann, monkeypatch))
-
-
-@pytest.fixture
-def chunked(game, monkeypatch):
-    """The game, with ann's checkpoint kept anew with chunk files (small chunks go to files too)."""
-    root, ann, _ = game
-    monkeypatch.setattr(checkpoint._Chunks, "LEAST", 64)
-    checkpoint.Checkpoints(root / "ann").forget(root / "a")
-    session.load(root / "a", ann)
-    assert list((root / "ann" / checkpoint.DIRECTORY).glob("*.d/*"))
-    return game
-
-
-def test_a_checkpoint_whose_chunk_file_is_gone_is_ignored(chunked, monkeypatch):
-    root, ann, _ = chunked
-    next(iter((root / "ann" / checkpoint.DIRECTORY).glob("*.d/*"))).unlink()
-    assert restored_from(root, ann) is None
-    assert snapshot(session.load(root / "a", ann)) == snapshot(fresh(root / "a", ann, monkeypatch))
-
-
-def test_a_chunk_file_damaged_while_in_use_is_an_error_and_the_next_command_replays(chunked, monkeypatch):
-    root, ann, _ = chunked
-    match = session.load(root / "a", ann)  # restored: its old history not read yet
-    for path in (root / "ann" / checkpoint.DIRECTORY).glob("*.d/*"):
-        path.write_bytes(b"\0" * path.stat().st_size)
-    with pytest.raises(PbemError, match="checkpoint's chunk .* damaged.*run the command again"):
-        list(match.replay.events)
+    kept = list((root / "ann" / checkpoint.DIRECTORY).iterdir())
+    assert len(kept) == 1 and stat.S_IMODE(kept[0].stat().st_mode) == 0o600
+    assert b"fire" not in kept[0].read_bytes() and b"secret" not in kept[0].read_bytes()
     assert snapshot(session.load(root / "a", ann)) == snapshot(fresh(root / "a", ann, monkeypatch))
 
 
@@ -321,24 +272,20 @@ def test_a_checkpoint_does_not_grow_with_the_old_messages(game):
     assert max(b - a for a, b in zip(sizes, sizes[1:], strict=False)) < message  # two messages more, less than one message's bytes
 
 
-def test_a_history_truncated_inside_a_chunk_unpickles_that_chunk_only():
+def test_a_restored_history_unpickles_only_the_parts_it_reads():
+    """A history pickles what was added since it was restored as one more
+    part, and reading its last items unpickles only the parts that hold them."""
     import pickle
 
-    from pbem.engine.history import Chunk
-
-    history = History(range(10))
-    history = pickle.loads(pickle.dumps(history))
+    history = pickle.loads(pickle.dumps(History(range(10))))
     history += range(10, 13)
-    history = pickle.loads(pickle.dumps(history))  # two chunks: 10 items, then 3
-    assert [c.size for c in history._chunks] == [10, 3]
-    loaded = []
-    for chunk in history._chunks:
-        real = chunk._data
-        chunk._data, chunk._load = None, (lambda real=real, size=chunk.size: loaded.append(size) or real)
+    history = pickle.loads(pickle.dumps(history))  # two parts: 10 items, then 3
+    assert [size for _, size in history._parts] == [10, 3] and history._loaded == {}
+    assert (len(history), history[-1], history[11:]) == (13, 12, [11, 12])
+    assert set(history._loaded) == {1}  # the last part only
     cut = history.truncated(11)
-    assert list(cut._tail) == [10] and loaded == [3]
-    assert list(cut) == list(range(11)) and loaded == [3, 10]
-    assert isinstance(cut._chunks[0], Chunk)
+    assert cut._parts == history._parts[:1] and cut._tail == [10]  # the first part shared, still pickled
+    assert list(cut) == list(range(11))
 
 
 @pytest.mark.parametrize("field, a, b", [(2, 0, 2**61 - 1), (3, -1, -2)])  # ino, mtime_ns

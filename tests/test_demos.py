@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import games
+from pbem.engine import registry
 from pbem.app import demo
 from pbem.games.asl.demo import SCRIPT as ASL_SCRIPT
 from pbem.engine.machine import Ordered
@@ -96,7 +96,7 @@ def accepted(game, state, side: str, seq: int, document: dict) -> object:
 
 
 def test_calumpit_bot_reports_the_japanese_at_the_bridge_when_no_american_rifle_stands():
-    game = games.get("calumpit")
+    game = registry.get("calumpit")
     units = {u.id: {"status": "rout"} for u in game.initial_state({}).units if u.kind in RIFLES}
     state = game.scenario_state({"turn": 3, "units": {**units, "J-COY": {"side": "japanese", "nationality": "japanese",
                                                                           "kind": "infantry", "figures": 20}}})
@@ -109,7 +109,7 @@ def test_calumpit_bot_reports_the_japanese_at_the_bridge_when_no_american_rifle_
 
 
 def test_calumpit_bot_answers_what_is_owed_and_fires():
-    game = games.get("calumpit")
+    game = registry.get("calumpit")
     state = game.scenario_state({
         "turn": 2, "demolition": "owed", "may_draw": ["red"],
         "units": {"J-INF-1": {"side": "japanese", "nationality": "japanese", "kind": "infantry", "figures": 30}},
@@ -123,7 +123,7 @@ def test_calumpit_bot_answers_what_is_owed_and_fires():
 
 
 def test_calumpit_bot_reports_knocked_out_tanks_and_fights_them():
-    game = games.get("calumpit")
+    game = registry.get("calumpit")
     state = game.scenario_state({
         "turn": 4,
         "units": {"J-LT-1": {"side": "japanese", "nationality": "japanese", "kind": "tank", "figures": 2,
@@ -148,7 +148,7 @@ def test_calumpit_bot_reports_knocked_out_tanks_and_fights_them():
 
 
 def test_calumpit_bot_ends_the_game_when_the_japanese_force_is_spent():
-    game = games.get("calumpit")
+    game = registry.get("calumpit")
     state = game.scenario_state({"turn": 3, "units": {
         "J-COY": {"side": "japanese", "nationality": "japanese", "kind": "infantry", "figures": 20, "status": "rout"}}})
     orders = CalumpitBot(game).orders(state, "american", 6)

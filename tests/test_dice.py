@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import games
+from pbem.engine import registry
 from pbem.errors import InputError, IntegrityError
 from pbem.match import session
 from pbem.match.replay import replay
@@ -335,7 +335,7 @@ def test_replay_of_messages_0_to_2_without_next_value_leaves_the_roll_pending(ro
     _, bob_dir, _, _ = rolled
     messages = [m for _, m in session.read_messages(sorted(bob_dir.glob("*.pbem")))]
     assert len(messages) == 3
-    result = replay(games.get("dice"), session.build_transcript(messages))
+    result = replay(registry.get("dice"), session.build_transcript(messages))
     assert result.rolls == []
     assert [d.label for d in result.pending] == [LABEL]
 

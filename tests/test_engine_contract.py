@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import games
+from pbem.engine import registry
 from pbem.engine import contract
 from pbem.errors import UsageError
 
@@ -29,7 +29,7 @@ OPTIONAL = ("RefereePositions", "RefereeSecrets", "OrdersTemplates", "SealChecks
 
 @pytest.mark.parametrize("name", sorted(CAPABILITIES))
 def test_every_shipped_game_is_a_game_with_the_capabilities_it_offers(name):
-    game = games.get(name)
+    game = registry.get(name)
     assert isinstance(game, contract.Game) and contract.lacking(game) == []
     offered = {c for c in OPTIONAL if isinstance(game, getattr(contract, c))}
     assert offered == CAPABILITIES[name]
@@ -41,34 +41,34 @@ FRONTENDS = {name: {"Dialogue", "Demo"} for name in ("ambon", "calumpit", "asl",
 
 def test_the_shipped_games_commands_are_commands():
     """pbem solo ambon, pbem solo calumpit, pbem asl ... (pbem.commands)."""
-    found = games.commands()
-    assert [f"{c.__module__}.{c.__name__}" for c in found] == [
-        "pbem.games.ambon.cli.register", "pbem.games.calumpit.cli.register", "pbem.games.asl.cli.register"]
+    found = registry.commands()
+    assert sorted(f"{c.__module__}.{c.__name__}" for c in found) == [
+        "pbem.games.ambon.cli.register", "pbem.games.asl.cli.register", "pbem.games.calumpit.cli.register"]
     assert all(isinstance(c, contract.Commands) for c in found)
 
 
 @pytest.mark.parametrize("name", sorted(FRONTENDS))
 def test_every_shipped_game_has_a_frontend_with_the_capabilities_it_offers(name):
-    frontend = games.frontend(name)
+    frontend = registry.frontend(name)
     offered = {c for c in ("Dialogue", "Demo") if isinstance(frontend, getattr(contract, c))}
     assert offered == FRONTENDS[name]
     if "Demo" in offered:
         script = frontend.demo()
         assert isinstance(script, contract.DemoScript) and script.summary
-        assert {script.proposer.side, script.joiner.side} == set(games.get(name).sides)
+        assert {script.proposer.side, script.joiner.side} == set(registry.get(name).sides)
 
 
 def test_an_unknown_game_has_no_frontend():
-    assert games.frontend("no-such-game") is None
+    assert registry.frontend("no-such-game") is None
 
 
 def test_the_entry_point_reader_finds_what_importlib_metadata_finds():
-    """pbem.games.entry_points reads entry_points.txt itself, to keep
+    """pbem.engine.registry.entry_points reads entry_points.txt itself, to keep
     `pbem --help` from importing importlib.metadata."""
     from importlib.metadata import entry_points
 
     for group in ("pbem.games", "pbem.frontends", "pbem.commands", "console_scripts"):
-        assert sorted(games.entry_points(group)) == sorted((ep.name, ep.value) for ep in entry_points(group=group))
+        assert sorted(registry.entry_points(group)) == sorted((ep.name, ep.value) for ep in entry_points(group=group))
 
 
 def test_an_object_without_the_contract_is_refused_naming_what_it_lacks(tmp_path, monkeypatch):
@@ -79,7 +79,7 @@ def test_an_object_without_the_contract_is_refused_naming_what_it_lacks(tmp_path
     monkeypatch.setattr(sys, "path", [*sys.path])
     with pytest.raises(UsageError, match=r"'toy_not_a_game:GAME' is not a pbem game: it has no ruleset_files, "
                                           r"initial_state, parse_orders, awaiting, view, is_over"):
-        games.get("toy_not_a_game:GAME", local=True)
+        registry.get("toy_not_a_game:GAME", local=True)
 
 
 def _finds(path: Path) -> list[str]:
@@ -116,12 +116,12 @@ def test_every_game_refuses_a_data_directory_that_is_not_one_in_the_same_words(n
 
     missing = tmp_path / "no-such-dir"
     with pytest.raises(DataError, match=rf"^{re.escape(str(missing))}: --data is not a directory$"):
-        games.get(name, str(missing)).ruleset_files()
+        registry.get(name, str(missing)).ruleset_files()
 
 
 @pytest.mark.parametrize("name, file", [("ambon", "charts.toml"), ("calumpit", "tables.toml"), ("asl", "rules.toml")])
 def test_an_override_directory_replaces_the_shipped_file_of_the_same_name(name, file, tmp_path):
-    shipped = dict(games.get(name).ruleset_files())
+    shipped = dict(registry.get(name).ruleset_files())
     key = next(k for k in shipped if k.endswith(file))
     (tmp_path / file).write_bytes(shipped[key] + b"\n# an owner's copy\n")
-    assert dict(games.get(name, str(tmp_path)).ruleset_files())[key] == shipped[key] + b"\n# an owner's copy\n"
+    assert dict(registry.get(name, str(tmp_path)).ruleset_files())[key] == shipped[key] + b"\n# an owner's copy\n"

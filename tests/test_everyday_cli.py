@@ -42,7 +42,7 @@ def test_help_of_every_everyday_command_works_without_a_key(tmp_path):
 
 def test_the_module_imports_no_library_at_import_time():
     code = ("import sys; import pbem.cli.everyday; "
-            "heavy = [m for m in ('pbem.match.session', 'pbem.mail.scan', 'pbem.mail.inbox', 'pbem.mail.outbox', 'pbem.app.orders_template', "
+            "heavy = [m for m in ('pbem.match.session', 'pbem.protocol.scan', 'pbem.mail.inbox', 'pbem.mail.outbox', 'pbem.app.orders_template', "
             "'pbem.app.status', 'pbem.render.html', 'rich.progress', 'smtplib') if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"

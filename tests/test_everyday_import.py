@@ -11,7 +11,8 @@ import pytest
 from conftest import Player, last_line
 from everyday_support import ROLL, SEAL, copy_of, email_with, play
 
-from pbem.mail import inbox, scan as mailbox_io
+from pbem.mail import inbox
+from pbem.protocol import scan as mailbox_io
 from pbem.errors import IntegrityError
 from pbem.protocol.message import SignedMessage
 
@@ -282,7 +283,7 @@ def test_restoring_refuses_two_different_proposals_with_one_game_id(started, tmp
 
 def test_maildir_mail_of_one_second_is_read_in_delivery_order():
     """Maildir names carry microseconds unpadded: M99999 came after M123456 when compared as text."""
-    from pbem.mail.scan import delivery_order
+    from pbem.protocol.scan import delivery_order
 
     names = ["1700000000.M123456P1Q2.host", "1700000000.M99999P1Q1.host", "1699999999.M5P1Q9.host"]
     assert sorted(names, key=delivery_order) == [names[2], names[1], names[0]]

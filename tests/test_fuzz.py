@@ -626,9 +626,9 @@ def test_fuzzed_orders_files_through_the_cli(cli_game, tmp_path):
 
 
 def ambon_scenario(doc):
-    from pbem import games
+    from pbem.engine import registry
 
-    return games.get("ambon").scenario_state(doc)
+    return registry.get("ambon").scenario_state(doc)
 
 
 @pytest.mark.parametrize("value", [[], {}], ids=["array", "table"])

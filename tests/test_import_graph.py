@@ -86,8 +86,6 @@ def layer(module: str) -> str:
         return "util"
     if parts[1] == "games" and len(parts) > 3 and parts[3] in GAME_WORKFLOWS:
         return GAME_WORKFLOWS[parts[3]]
-    if module == "pbem.mail.scan":  # the pure scanner of turn files in mail, which match uses
-        return "games"
     if module == "pbem.__main__":  # python -m pbem: the CLI's entry
         return "cli"
     return parts[1]
@@ -126,9 +124,9 @@ def test_the_layer_check_finds_an_upward_import(tmp_path):
 
 
 def game_names() -> set[str]:
-    from pbem import games
+    from pbem.engine import registry
 
-    return set(games.BUILTIN)
+    return set(registry.available())
 
 
 def names_a_game(path: Path, names: set[str]) -> list[str]:

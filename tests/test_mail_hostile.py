@@ -18,7 +18,7 @@ from mailservers import dovecot  # noqa: F401 - pytest fixture
 
 from pbem.mail.maildir import MaildirSource
 from pbem.mail.outbox import MailError
-from pbem.mail.scan import scan_source
+from pbem.protocol.scan import scan_source
 
 MiB = 2**20
 HELLO = b"From: bob@pbem.test\r\nSubject: hello\r\n\r\nhello\r\n"
@@ -210,7 +210,7 @@ def test_27_an_html_email_of_tags_that_never_close_is_read_in_one_pass(pattern):
     (256 KiB of '<script>' took 30 s; this is 4 MiB)."""
     from email.message import EmailMessage
 
-    from pbem.mail.scan import scan_bytes
+    from pbem.protocol.scan import scan_bytes
 
     mail = EmailMessage()
     mail["From"], mail["Subject"] = "bob@pbem.test", "my turn"

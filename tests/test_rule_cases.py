@@ -21,7 +21,7 @@ from typing import Any, Mapping
 
 import pytest
 
-from pbem import games
+from pbem.engine import registry
 from pbem.util import tomlfile
 from pbem.engine import referee
 from pbem.errors import InputError, PbemError
@@ -166,7 +166,7 @@ class Outcome:
 
 def game_of(case: Case) -> Any:
     try:
-        return games.get(case.game)
+        return registry.get(case.game)
     except InputError as err:
         raise CaseError(f"{case.path}: the directory {case.game!r} names no game: {err}") from err
 

@@ -1404,10 +1404,10 @@ def test_independent_verifier_checks_each_shipped_game(module, demo_dirs):
 
 @pytest.mark.parametrize("module", sorted(SHIPPED_SIDES))
 def test_independent_ruleset_hash_is_pbems(module):
-    from pbem import games
+    from pbem.engine import registry
     from pbem.match.session import ruleset_hash
 
-    game = games.get(module)
+    game = registry.get(module)
     assert ind_ruleset(ind_ruleset_files(module, game.version)) == ruleset_hash(game)
 
 
@@ -1456,7 +1456,7 @@ def test_independent_dice_expressions_are_pbems(text):
 
 def test_protocol_doc_lists_the_shipped_games():
     """docs/protocol.md §3.4 names each registered game with pbem's sides and ruleset files."""
-    from pbem import games
+    from pbem.engine import registry
 
     text = (Path(__file__).parents[1] / "docs" / "protocol.md").read_text(encoding="utf-8")
     section = text[text.index("### 3.4 The shipped games") : text.index("## 4.")]
@@ -1467,9 +1467,9 @@ def test_protocol_doc_lists_the_shipped_games():
             names = re.findall(r"`([\w./-]+)`", cells[2])
             rows[cells[0].strip("`")] = (set(re.findall(r"`(\w+)`", cells[1])),
                                          {n for n in names if n.endswith(".toml") or n.endswith("/version")})
-    assert set(rows) == set(games.available()) == set(SHIPPED_SIDES)
+    assert set(rows) == set(registry.available()) == set(SHIPPED_SIDES)
     for module, (sides, files) in rows.items():
-        game = games.get(module)
+        game = registry.get(module)
         assert sides == set(game.sides) == SHIPPED_SIDES[module]
         assert files == {name for name, _ in game.ruleset_files()}
     dice_hash = re.search(r"for version `1` it is\s+`([0-9a-f]{64})`", section).group(1)

@@ -342,15 +342,15 @@ def ambon_demo_messages(tmp_path_factory):
 def test_19_a_game_that_does_not_say_leaves_every_message_but_the_closing_one_to_its_player():
     """No contract.Decisions (Calumpit): watch writes nothing but the
     closing message; any DecisionDue is the player's whatever a game says."""
-    from pbem import games
+    from pbem.engine import registry
 
-    calumpit = games.get("calumpit")
+    calumpit = registry.get("calumpit")
     assert not isinstance(calumpit, contract.Decisions)
     state = calumpit.initial_state({"options": {}})
     assert contract.decisions_for(calumpit, state, "american", closing=False) == (
         "your orders (a calumpit game leaves every message but the closing one to you)",)
     assert contract.decisions_for(calumpit, state, "american", closing=True) == ()
-    dice = games.get("dice")
+    dice = registry.get("dice")
     assert isinstance(dice, contract.Decisions)
     assert "dice.roll" in contract.decisions_for(dice, dice.initial_state({}), "first", closing=False)[0]
 

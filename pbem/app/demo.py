@@ -22,9 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
+from pbem.app.watch import decisions_of
+from pbem.engine import registry
 from pbem.engine.contract import Demo, DemoScript
 from pbem.errors import UsageError
 from pbem.match import session
+from pbem.match.orders_toml import dump_orders
 from pbem.protocol.keystore import Keystore
 
 if TYPE_CHECKING:
@@ -67,20 +70,17 @@ class DemoReport:
 
 def demos() -> dict[str, DemoScript]:
     """Every installed game with a demo: name -> its script."""
-    from pbem import games
 
     found = {}
-    for name in games.frontends():
-        frontend = games.frontend(name)
+    for name in registry.frontends():
+        frontend = registry.frontend(name)
         if isinstance(frontend, Demo):
             found[name] = frontend.demo()
     return found
 
 
 def script_of(game: str, **options: Any) -> DemoScript:
-    from pbem import games
-
-    frontend = games.frontend(game)
+    frontend = registry.frontend(game)
     if not isinstance(frontend, Demo):
         raise UsageError(f"no demo for the game {game!r}; demos: {', '.join(sorted(demos()))}")
     return frontend.demo(**options)
@@ -110,7 +110,6 @@ def play_by_email(directory: Path, game: str, script: DemoScript,
     docstring): every message goes through DIR/mail and its orders are kept
     in DIR/orders.  ``rulings``, ``preset``: the readings of the game's
     disputed rules the proposal declares (:func:`pbem.match.session.new_game`)."""
-    from pbem.match.orders_toml import dump_orders
 
     proposer = (script.proposer.name, script.proposer.full_name, script.proposer.side)
     joiner = (script.joiner.name, script.joiner.full_name, script.joiner.side)
@@ -154,7 +153,6 @@ def play_by_email(directory: Path, game: str, script: DemoScript,
     orders = orders_of(proposal, joiner[2], 1)
     path, _ = session.join_game(send(first), dirs[joiner[0]], players[joiner[0]], orders)
     received = session.receive(dirs[proposer[0]], [send(path)], players[proposer[0]])
-    from pbem.app.watch import decisions_of
 
     count, match = 2, received.match
     by_hand = 2  # the proposal and the join decide the game

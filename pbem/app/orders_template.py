@@ -23,12 +23,14 @@ sealed values may appear (marked so): the template is for the player only.
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from pbem.engine.contract import OrdersTemplates, Section, Sections
 from pbem.engine.machine import DecisionDue, DiceDue, RevealDue
 from pbem.errors import PbemError, UsageError
+from pbem.util import tomlfile
 
 
 @dataclass
@@ -88,21 +90,17 @@ def order_lines(order: Mapping[str, Any]) -> list[str]:
     (inline tables for mappings, as ASL's ``squads = { A = "3-3-7" }``).  Cut at
     line feeds only (the writer escapes them in strings), not where ``splitlines``
     would also cut (U+2028, U+0085 are kept as they are inside a string)."""
-    from pbem.util import tomlfile
 
     return tomlfile.dumps({"order": [dict(order)]}).removesuffix("\n").split("\n")
 
 
 def standing_lines(standing: Mapping[str, Any]) -> list[str]:
     """Standing instructions as TOML lines: ``[standing]`` and its ``key = value`` lines."""
-    from pbem.util import tomlfile
 
     return tomlfile.dumps({"standing": dict(standing)}).removesuffix("\n").split("\n")
 
 
 def _comment(lines: Sequence[str], mark: str) -> list[str]:
-    from pbem.util import tomlfile
-
     return [f"{mark} {tomlfile.comment_text(line)}".rstrip() for line in lines]
 
 
@@ -135,7 +133,6 @@ def for_match(match: Any, *, proposal: str | None = None, file: str | None = Non
     (:func:`pbem.match.session.load` with the player's key).  Its advice
     names the game's directory, the ``proposal`` file (message 1) and the
     ``file`` the template is written to, where they are known."""
-    import shlex
     if match.player is None:
         raise UsageError("an orders template needs your key: it is made for the player whose move it is")
     from pbem.match import session

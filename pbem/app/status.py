@@ -14,7 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from pbem.errors import PbemError
+from pbem.errors import PbemError, UsageError
+from pbem.mail.outbox import GameMail
+from pbem.match import session
+from pbem.match.directory import GameDirectory
+from pbem.protocol.keystore import Keystore, home_dir
 
 
 @dataclass
@@ -79,12 +83,10 @@ def game_dirs(paths: Iterable[str | Path] = (), home: str | Path | None = None) 
     every game created or joined with this keystore's key wherever it is
     (:meth:`~pbem.protocol.keystore.Keystore.record_game`; one moved or
     removed since is left out)."""
-    from pbem.match.directory import GameDirectory
 
     given = [Path(p) for p in paths]
     if given:
         return given
-    from pbem.protocol.keystore import Keystore, home_dir
 
     store = Keystore(Path(home) if home else home_dir())
     root = store.games_dir
@@ -111,9 +113,6 @@ def game_status(
     ``fingerprint``.  With the player's ``identity`` the dice keyed by the
     opponent's last message are computed as on receipt (the phase is then
     the one the player is in); without it, as any spectator sees it."""
-    from pbem.errors import UsageError
-    from pbem.mail.outbox import GameMail
-    from pbem.match import session
 
     directory = Path(directory)
     status = GameStatus(directory)

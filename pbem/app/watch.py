@@ -51,7 +51,17 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol
 
+from pbem.engine import contract
 from pbem.errors import BusyError, InputError, PbemError, VerificationError
+from pbem.mail import outbox
+from pbem.mail.inbox import import_sources
+from pbem.mail.outbox import GameMail, MailError
+from pbem.match import session
+from pbem.match.directory import GameDirectory
+from pbem.protocol.keys import derive_secret
+from pbem.protocol.message import SignedMessage
+from pbem.protocol.scan import scan_source
+from pbem.util.atomicfile import replace
 
 JOURNAL = ".pbem-watch.json"
 LOCK = ".pbem-watch.lock"
@@ -89,7 +99,6 @@ def decisions_of(match: Any, *, close: bool = True) -> tuple[str, ...]:
     rules', but it publishes the player's secret, which docs/protocol.md 11
     leaves them the choice never to do: it is theirs (:data:`CLOSING`)
     unless ``close`` (``pbem watch --close``)."""
-    from pbem.engine import contract
 
     state = match.replay.state
     closing = bool(match.transcript.secrets) or match.replay.over or contract.is_ending(match.game, state)
@@ -125,7 +134,6 @@ class Spool:
 
     def put(self, ident: str, data: bytes) -> Path:
         """Keep ``data``, then mark ``ident`` seen: a crash between them spools it again, under the same name."""
-        from pbem.util.atomicfile import replace
 
         path = self.folder / f"{time.time_ns():020d}-{hashlib.sha256(ident.encode()).hexdigest()[:16]}.eml"
         self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -192,8 +200,6 @@ class Journal:
         return cls(answering, pending, notified)
 
     def save(self, directory: Path, key: bytes) -> None:
-        from pbem.util.atomicfile import replace
-
         values = [self.answering, self.pending, self.notified]
         doc = {**dict(zip(self.FIELDS, values, strict=True)), "mac": _mac(key, values)}
         replace(directory / JOURNAL, json.dumps(doc).encode("utf-8"))
@@ -202,7 +208,6 @@ class Journal:
 def journal_key(identity: Any) -> bytes:
     """The key of the journals' HMAC: derived from the player's identity, so
     only their watch can write a journal it will act on."""
-    from pbem.protocol.keys import derive_secret
 
     return derive_secret(identity, b"pbem-watch-journal-v1")
 
@@ -240,8 +245,6 @@ class Sending:
     password: str | None = None
 
     def send(self, outgoing: Any) -> str:
-        from pbem.mail import outbox
-
         return outbox.send(outgoing, self.settings, self.password)
 
 
@@ -321,8 +324,6 @@ class Watch:
                      f"on the next pass")
 
     def _fetch(self, report: PassReport) -> None:
-        from pbem.mail.outbox import MailError
-
         try:
             if not self.connected:
                 self.source.connect()
@@ -341,8 +342,6 @@ class Watch:
 
     def _games(self) -> dict[str, Path]:
         """game id -> directory, for every watched directory holding a game."""
-        from pbem.match.directory import GameDirectory
-        from pbem.protocol.message import SignedMessage
 
         found: dict[str, Path] = {}
         for directory in self.directories:
@@ -358,7 +357,6 @@ class Watch:
     def _import(self, games: dict[str, Path], report: PassReport) -> None:
         """Every spooled email into the game it belongs to, as long as that
         makes progress (an email may wait for another that follows it)."""
-        from pbem.mail.scan import scan_source
 
         progress = True
         while progress:
@@ -410,7 +408,6 @@ class Watch:
     def _receive(self, directory: Path, path: Path, report: PassReport) -> tuple[bool, bool] | None:
         """Import ``path``'s turn files of the game in ``directory``: (any
         imported, any waiting for a message before it); None when refused."""
-        from pbem.mail.inbox import import_sources
 
         try:
             result = import_sources(directory, [path], self.identity)
@@ -452,8 +449,6 @@ class Watch:
                 self.log(f"{directory}: {err}")
 
     def _tend_locked(self, directory: Path, report: PassReport) -> None:
-        from pbem.mail.outbox import GameMail
-        from pbem.match import session
 
         journal = Journal.load(directory, self.journal_key)
         if journal.forged:
@@ -503,7 +498,6 @@ class Watch:
         import email
         import email.policy
 
-        from pbem.mail import outbox
 
         outgoing = outbox.build_email(directory, fingerprint=self.identity.public.fingerprint, seq=seq,
                                       default_sender=self.sending.settings.sender or None)

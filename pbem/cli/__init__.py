@@ -23,12 +23,12 @@ from pbem.cli.base import (  # noqa: F401 - re-exported: the commands below and 
     keystore,
     load_identity,
     passphrase_provider,
-    viewer_identity,
     read_orders,
+    viewer_identity,
     warn,
     write_output,
 )
-
+from pbem.games import DEFAULT_DEMO
 
 INTERNAL_ERROR = 3  # exit status of a bug (0 ok, 1 verification failed / rule broken, 2 usage or input)
 
@@ -298,13 +298,13 @@ class NewCommand(click.Command):
 
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_help_text(ctx, formatter)
-        from pbem import games
+        from pbem.engine import registry
         from pbem.errors import PbemError
 
         rows = []
-        for name in sorted(games.available()):
+        for name in sorted(registry.available()):
             try:
-                game = games.get(name)
+                game = registry.get(name)
             except (PbemError, ImportError) as err:  # a broken plug-in must not break the help
                 rows.append((name, f"(cannot be loaded: {err})"))
                 continue
@@ -497,8 +497,6 @@ def receive(directory: str, files: tuple[str, ...], as_json: bool) -> None:
     warn(result.findings)
     render.print_events(out, result.match, since=first_new)
     render.print_turn(out, result.match)
-    if result.imported:
-        keep_view(directory, identity)
 
 
 def session_seq(path: Path) -> int:
@@ -589,18 +587,17 @@ def play(directory: str, orders_path: str | None, as_json: bool, dry_run: bool, 
     for event in result.events:
         out.print(literal(event.sentence()))
     render.print_turn(out, result.match)
-    keep_view(directory, identity)
     click.echo(result.path)
 
 
 def ask_for(match: Any) -> dict[str, Any]:
     """`pbem play` without --orders: the game's own terminal dialogue (its
     frontend's :class:`~pbem.engine.contract.Dialogue`)."""
-    from pbem import games
+    from pbem.engine import registry
     from pbem.engine.contract import Dialogue
     from pbem.errors import UsageError
 
-    frontend = games.frontend(match.game.name)
+    frontend = registry.frontend(match.game.name)
     if not isinstance(frontend, Dialogue):
         raise UsageError(f"the {match.game.name} game takes its orders from a file: pbem play DIR --orders FILE "
                          f"(see pbem orders DIR)")
@@ -618,7 +615,7 @@ FROM_HELP = "The events and rolls from message N on."
 @click.option("--json", "as_json", is_flag=True, help="Print your side's view as JSON.")
 @click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Also draw the board as an SVG file.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), help="Also write a self-contained HTML page.")
-@click.option("--fresh", is_flag=True, help="Verify and replay the game even if the view drawn last time is still current.")
+@click.option("--fresh", is_flag=True, help="Verify and replay every message, not going on from the replay kept last time.")
 @click.option("--around", metavar="HEX", help="Draw the map around this hex (as many columns as fit, or --radius).")
 @click.option("--radius", type=click.IntRange(min=0), metavar="N", help="With --around: N hexes each way.")
 @click.option("--full", is_flag=True, help="Draw the whole map, however wide.")
@@ -641,10 +638,9 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
     (--all: every one; --from N: those from message N on).
 
     \b
-    The text drawn is kept in your keystore (PBEM_HOME/views; sealed under
-    your key if it has a passphrase): while no message, terminal or pbem
-    file changes, showing the game again skips the replay (--fresh replays
-    anyway).
+    Every command goes on from the replay it kept last time in your
+    keystore (PBEM_HOME/checkpoints, sealed under your key), verifying and
+    applying only the messages since; --fresh verifies and replays them all.
 
     \b
     --at N shows the game as it stood after message N, as pbem show drew
@@ -659,29 +655,17 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
               pbem show games/bob --full --svg board.svg
               pbem show games/bob --at 12 --spectator
     """
-    import functools
-
     from pbem.errors import UsageError
-    from pbem.match import viewcache
+    from pbem.match import session
 
     if radius is not None and around is None:
         raise UsageError("--radius goes with --around HEX (the hex to centre on)")
     if full and around is not None:
         raise UsageError("--full draws the whole map: leave out --around, or leave out --full")
-    owner = viewcache.Owner.of(keystore().path) if at is None and not spectator else None  # the past: never kept
-    unlock = functools.cache(lambda: None if spectator else viewer_identity())
+    identity = None if spectator else viewer_identity()
     window = {"around": around, "radius": radius, "full": full, "every": every, "since": since}
-    mode = "json" if as_json else "board" + "".join(f" {k}={v}" for k, v in window.items() if v not in (None, False, 0))
-    shape = viewcache.console_inputs()
-    digest = viewcache.files_digest(directory) if owner and not (svg_path or html_path) else None
-    if digest is not None and owner is not None and not fresh:
-        text = viewcache.lookup(directory, owner, digest, mode, shape, unlock)
-        if text is not None:
-            _write_out(text)
-            return
-    from pbem.match import session
-
-    match = session.load_view(directory, unlock()) if at is None else session.load_at(directory, unlock(), at)
+    match = (session.load_view(directory, identity, fresh=fresh) if at is None
+             else session.load_at(directory, identity, at, fresh=fresh))
     view = match.view()
     if (around or full) and not as_json:
         from pbem.render import board
@@ -696,25 +680,12 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
         from pbem.render.html import match_html
 
         write_output(html_path, match_html(match))
-    text = shown_text(match, view, "json" if as_json else "board", window)
-    _write_out(text)
-    if digest is not None and owner is not None:
-        viewcache.store(directory, owner, digest, mode, shape, match.game, text, unlock())
-
-
-def shown_text(match: Any, view: Any, mode: str, window: Mapping[str, Any] | None = None) -> str:
-    """What `pbem show` prints: the board (``mode`` "board"; ``window``: the
-    map's ``around``/``radius``/``full`` of print_board) or the JSON view."""
-    if mode == "json":
-        import json
-
+    if as_json:
         from pbem.render import console as render
 
-        return json.dumps(render.match_json(match), indent=2, sort_keys=True) + "\n"
-    out = console()
-    with out.capture() as captured:
-        draw_match(out, match, view, window)
-    return captured.get()
+        emit_json(render.match_json(match))
+    else:
+        draw_match(console(), match, view, window)
 
 
 def at_terminal() -> bool:
@@ -725,31 +696,6 @@ def at_terminal() -> bool:
 def interactive_output() -> bool:
     """Output goes to a terminal (someone will look at it, and may `pbem show` next)."""
     return sys.stdout.isatty()
-
-
-def keep_view(directory: str | Path, identity: Any) -> None:
-    """After `receive` or `play` at a terminal: draw the board as `pbem show`
-    will, from the files, and keep it (pbem.match.viewcache), so the show
-    that usually follows is instant.  Best effort: the command has done its
-    work, so a view that cannot be drawn or kept is left to `show`."""
-    from pbem.errors import PbemError
-    from pbem.match import session, viewcache
-
-    if not interactive_output():
-        return
-    owner = viewcache.Owner.of(keystore().path)
-    digest = viewcache.files_digest(directory) if owner else None
-    if digest is None or owner is None:
-        return
-    shape = viewcache.console_inputs()
-    try:
-        if viewcache.lookup(directory, owner, digest, "board", shape, lambda: identity) is not None:
-            return
-        match = session.load(directory, identity)
-        text = shown_text(match, match.view(), "board")
-    except PbemError:
-        return
-    viewcache.store(directory, owner, digest, "board", shape, match.game, text, identity)
 
 
 def draw_match(out: Any, match: Any, view: Any, window: Mapping[str, Any] | None = None) -> None:
@@ -772,7 +718,6 @@ def draw_match(out: Any, match: Any, view: Any, window: Mapping[str, Any] | None
         render.print_turn(out, match)
     else:
         from pbem.engine import contract
-
         from pbem.render.literal import literal
 
         ruled = render.rulings_line(render.rulings_of(match))
@@ -781,12 +726,6 @@ def draw_match(out: Any, match: Any, view: Any, window: Mapping[str, Any] | None
         for line in (match.game.summary(match.replay.state) if isinstance(match.game, contract.Summary) else []):
             out.print(literal(line))
         render.print_show(out, match, (window or {}).get("since", 0), (window or {}).get("every", False))
-
-
-def _write_out(text: str) -> None:
-    """Write drawn text as it is (click.echo would strip colours rich was told to force)."""
-    sys.stdout.write(text)
-    sys.stdout.flush()
 
 
 def write_svg(path: str, game: Any, view: Any, title: str) -> None:
@@ -875,13 +814,10 @@ def verify(paths: tuple[str, ...], audit: bool, as_json: bool, extract: str | No
     base64-decode the lines between BEGIN PBEM MESSAGE and BEGIN SSH
     SIGNATURE into the body file, and save the SSH SIGNATURE block as is.
     """
-    from pbem.errors import VerificationError
+    from pbem.cli.everyday import progress_bar
+    from pbem.errors import PbemError, VerificationError
     from pbem.match import session
     from pbem.render import console as render
-
-    from pbem.cli.everyday import progress_bar
-
-    from pbem.errors import PbemError
 
     try:
         with progress_bar("verifying") as progress:
@@ -941,14 +877,11 @@ def adjudicate(
 
     Example: pbem adjudicate --game ambon --scenario pos.toml --orders o.toml --dice 3,5
     """
-    from pbem import games
-    from pbem.engine import referee
+    from pbem.engine import contract, referee, registry
     from pbem.errors import UsageError
     from pbem.render import board
 
-    from pbem.engine import contract
-
-    game: contract.Game = games.get(game_name, data_dir, local=True)
+    game: contract.Game = registry.get(game_name, data_dir, local=True)
     if not isinstance(game, contract.RefereePositions):
         raise UsageError(f"the {game.name} game has no positions to adjudicate")
     position = read_orders(scenario)
@@ -1011,7 +944,7 @@ def data_list(games: tuple[str, ...], as_json: bool) -> None:
 
     Example: pbem data list ambon
     """
-    from pbem import games as registry
+    from pbem.engine import registry
     from pbem.match import datasets
 
     names = games or tuple(sorted(registry.available()))
@@ -1062,11 +995,10 @@ class DemoCommand(click.Command):
 
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_help_text(ctx, formatter)
-        from pbem import games
         from pbem.app.demo import demos
 
         with formatter.section("Games"):
-            formatter.write_dl([(f"pbem demo {name}", script.summary + (" (the default)" if name == games.DEFAULT_DEMO else ""))
+            formatter.write_dl([(f"pbem demo {name}", script.summary + (" (the default)" if name == DEFAULT_DEMO else ""))
                                 for name, script in sorted(demos().items())])
 
 
@@ -1088,15 +1020,14 @@ def demo(game: str | None, directory: str | None, rulings: tuple[str, ...], pres
     """
     import tempfile
 
-    from pbem import games
     from pbem.app import demo as demo_lib
-    from pbem.engine import contract
+    from pbem.engine import contract, registry
     from pbem.render import console as render
 
-    game = game or games.DEFAULT_DEMO
+    game = game or DEFAULT_DEMO
     named = parse_rulings(rulings)
     script = demo_lib.script_of(game)
-    contract.proposed_options(games.get(game), {}, named, preset)  # unknown rulings refused before anything is played
+    contract.proposed_options(registry.get(game), {}, named, preset)  # unknown rulings refused before anything is played
     out = console()
 
     def progress(line: str) -> None:
@@ -1157,11 +1088,11 @@ def _register_plugins() -> None:
     if _plugins_registered:
         return
     _plugins_registered = True
-    from pbem import games
     from pbem.cli import everyday
+    from pbem.engine import registry
 
     everyday.register(main)
-    for register in games.commands():
+    for register in registry.commands():
         register(main)
 
 

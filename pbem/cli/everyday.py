@@ -20,8 +20,17 @@ from typing import Any, Iterator
 
 import click
 
-from pbem.cli.base import (console, emit_json, handles_errors, keystore, load_identity, passphrase_provider, secret, warn,
-                           write_output)
+from pbem.cli.base import (
+    console,
+    emit_json,
+    handles_errors,
+    keystore,
+    load_identity,
+    passphrase_provider,
+    secret,
+    warn,
+    write_output,
+)
 
 
 def register(main: click.Group) -> None:
@@ -129,7 +138,8 @@ def import_mail(directory: str, sources: tuple[str, ...], as_json: bool, game_id
       pbem import games/restored ~/mail/pbem.mbox ~/mail/sent.mbox
       mutt: | pbem import games/bob -
     """
-    from pbem.mail import inbox, scan
+    from pbem.mail import inbox
+    from pbem.protocol import scan
     from pbem.render import console as render
 
     stdin = read_stdin() if scan.STDIN in sources else None
@@ -313,8 +323,8 @@ def status(directories: tuple[str, ...], as_json: bool) -> None:
     from rich.text import Text
 
     from pbem.app import status as status_lib
-    from pbem.render.literal import literal
     from pbem.protocol.keystore import Keystore, home_dir
+    from pbem.render.literal import literal
 
     with progress_bar("checking games") as progress:
         found = status_lib.statuses(directories, my_fingerprint(), identity=identity_if_free(), progress=progress)

@@ -15,7 +15,7 @@ returns them.
 A game may also have a *frontend*: what it offers above its rules -- the
 terminal dialogue of ``pbem play``, a scripted demo game.  It is a module
 (or any object) registered under the ``pbem.frontends`` entry-point group by
-the game's name, found by :func:`pbem.games.frontend`, and asked with
+the game's name, found by :func:`pbem.engine.registry.frontend`, and asked with
 ``isinstance`` for :class:`Dialogue` and :class:`Demo`.  A game's CLI
 commands are a :class:`Commands` registered under ``pbem.commands``: listing
 ``pbem``'s commands imports just those, not every game's rules nor this

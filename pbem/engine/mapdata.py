@@ -61,13 +61,13 @@ from __future__ import annotations
 
 import math
 import re
-from functools import cached_property
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
-from pbem.engine.hexes import Grid, Hex, Hexside, Layout, OFFSET_LAYOUTS
+from pbem.engine.hexes import OFFSET_LAYOUTS, Grid, Hex, Hexside, Layout
 from pbem.engine.paths import half_mp
 from pbem.engine.ruleset import ruleset_hash
 from pbem.errors import DataError, InputError
@@ -126,7 +126,7 @@ class DataFile:
                 raw = path.read_bytes()
             except OSError as err:
                 raise DataError(f"{label}: cannot read: {err.strerror or err}") from err
-        from pbem.engine.datacache import parse  # pbem.util.tomlfile.parse, kept between runs
+        from pbem.util.tomlfile import parse
 
         text, data = parse(raw, label, DataError)
         return cls(label, text), data

@@ -3,7 +3,7 @@ message of *this* game, in order, each verified and imported by
 :func:`pbem.match.session.receive`; a message already held is skipped (not an
 error, as it is for a single file); messages of other games are reported and
 left alone; a message that cannot be imported yet (a gap in the sequence)
-waits for the next run.  What is in the mail is :mod:`pbem.mail.scan`'s.
+waits for the next run.  What is in the mail is :mod:`pbem.protocol.scan`'s.
 """
 
 from __future__ import annotations
@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from pbem.errors import InputError, IntegrityError, UsageError
-from pbem.mail.scan import Found, Progress, Scan, nothing_in, scan_sources
-
+from pbem.errors import AuthenticityError, InputError, IntegrityError, UsageError, VerificationError
+from pbem.match import session
+from pbem.match.directory import GameDirectory
+from pbem.protocol import sshsig
+from pbem.protocol.scan import Found, Progress, Scan, nothing_in, scan_sources
 
 # --------------------------------------------------------------------------- importing
 
@@ -53,8 +55,6 @@ def _check_waiting_signatures(transcript: Any, waiting: list[Found]) -> None:
     spool: until it arrives) only when the player of their side signed
     them: a stranger's -- or a forger's -- is refused now, not kept for ever
     unchecked (issue 27 m2)."""
-    from pbem.errors import AuthenticityError, VerificationError
-    from pbem.protocol import sshsig
 
     for item in waiting:
         msg = item.message
@@ -89,8 +89,6 @@ def import_sources(
     message 0 in ``sources`` -- the one game there with your key, or the one
     whose id starts with ``game`` -- and your own messages are imported with
     your opponent's: a whole game restored from a mailbox and your key."""
-    from pbem.match import session
-    from pbem.match.directory import GameDirectory
 
     sources = list(sources)
     scan = scan_sources(sources, stdin=stdin)

@@ -11,7 +11,9 @@ import time
 from pathlib import Path
 from typing import Iterator
 
+from pbem.errors import InputError
 from pbem.mail.outbox import MailError
+from pbem.protocol.scan import delivery_order, is_maildir, maildir_message, maildir_messages
 
 
 class MaildirSource:
@@ -25,8 +27,6 @@ class MaildirSource:
         self.since = since  # mail delivered before this day is never read (a full folder's first look)
 
     def connect(self) -> None:
-        from pbem.mail.scan import is_maildir
-
         if not is_maildir(self.path):
             raise MailError(f"{self.path} is not a Maildir folder (it needs cur/ and new/)")
 
@@ -36,8 +36,6 @@ class MaildirSource:
         them (so the caller keeps each before the next is read); one that is
         not read comes as ``(key, why)`` -- over the input limit (known by
         its size, before a byte is read) or not a regular file."""
-        from pbem.errors import InputError
-        from pbem.mail.scan import delivery_order, maildir_message, maildir_messages
 
         after = (datetime.datetime.combine(self.since, datetime.time(), datetime.timezone.utc).timestamp()
                  if self.since else float("-inf"))

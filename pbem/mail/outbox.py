@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import smtplib
 import ssl
+import textwrap
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from email.message import EmailMessage
@@ -35,6 +36,9 @@ from typing import Any, Mapping
 
 from pbem.engine import contract
 from pbem.errors import InputError, UsageError
+from pbem.match import session
+from pbem.match.directory import GameDirectory
+from pbem.util import tomlfile
 
 GAME_MAIL = "mail.toml"
 HOME_MAIL = "mail.toml"
@@ -54,7 +58,6 @@ class MailError(InputError):
 def _read_toml(path: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
-    from pbem.util import tomlfile
 
     return tomlfile.read(path)
 
@@ -96,8 +99,6 @@ class GameMail:
                    sender=str(doc.get("from", "")))
 
     def save(self, directory: str | Path) -> Path:
-        from pbem.util import tomlfile
-
         doc: dict[str, Any] = {}
         if self.to:
             doc["to"] = self.to
@@ -314,7 +315,6 @@ def _who(key: Any, side: str) -> str:
 
 def _wrap(lines: list[str], width: int = 76) -> list[str]:
     """Mail-friendly lines: long ones wrapped, continued with an indent."""
-    import textwrap
 
     out: list[str] = []
     for line in lines:
@@ -354,8 +354,6 @@ def build_email(
     default to the addresses remembered for this game (``sender`` then to
     ``default_sender``, PBEM_HOME/mail.toml's); new ones are remembered once
     the email is written (:func:`write_eml`)."""
-    from pbem.match import session
-    from pbem.match.directory import GameDirectory
 
     directory = Path(directory)
     if to:

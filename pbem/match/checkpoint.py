@@ -1,50 +1,47 @@
-"""Replay checkpoints: a command works on what is new (issue 15).
+"""The one cache: each game's verified replay, kept in the player's keystore.
 
 Loading a game verifies every message and replays every rule; a game of a
 thousand messages would pay for all of them at each command.  So after a
 command the verified transcript and the replay (:class:`~pbem.match.replay.Replay`,
 with its base) are kept, and the next load verifies and applies only the
-messages that came since.
+messages that came since.  Everything a command shows -- the board, the
+log, the orders template, the status line -- is drawn from the replay it
+loads, so nothing else is kept: a view is drawn again each time, and the
+game's data files are parsed again each time.
 
-A checkpoint is kept beside the kept views, in the player's keystore
-(``$PBEM_HOME/checkpoints/``, mode 0600), never in the game directory.  It is
-used only when everything it depends on matches, else ignored (and rebuilt
-by the next command):
+A kept replay lives in the keystore (``$PBEM_HOME/checkpoints/``, mode
+0600), never in the game directory.  It is used only when everything it
+depends on matches, else ignored (and rebuilt by the next command):
 
-* **the files it covers** -- the names and exact bytes of the first *k*
-  message files, which must still be the first *k* files of the directory.
-  The bytes' digest is a chain (each file's digest folds in the one before),
-  so a command adds only its new files to it; while every covered file's
-  name, size, inode, mtime and ctime are unchanged (the ctime cannot be set
-  back from user space) the files are not read again, and any change makes
-  them read and compared with the digest.  This listing, one ``stat`` a
-  file, is the one part of a command that still grows with the game: it is
-  what keeps a checkpoint from being trusted over the files;
+* **the files it covers** -- the stamps of the first *k* message files:
+  each one's name, size, device, inode, mtime and ctime, which must still
+  be those of the directory's first *k* files.  A message file is never
+  rewritten, so a changed stamp means a changed, copied or restored file:
+  the kept replay is not trusted and the game is replayed from its files.
+  Listing the stamps, one ``stat`` a file, is the one part of a command
+  that grows with the game;
 * **the game** -- its id, module name and version, ruleset hash;
 * **the code** -- size and modification time of every file of the pbem
   package and of the game's package and data set, so an upgrade or an
   edited rule file is a miss;
 * **the player** -- it is sealed with ChaCha20-Poly1305 under a key only the
   player's private key derives (:func:`pbem.protocol.keys.derive_secret`),
-  the header above as associated data.  A checkpoint that does not open is
+  the header above as associated data.  A kept replay that does not open is
   ignored; one cannot be forged or swapped in without the private key.
 
-What it holds is what the next load goes on from, and no more, so that a
-command reads and writes little however long the game:
-
-* the replay's *base* (the state before the last message's dice were keyed)
-  and its histories up to there (:mod:`pbem.engine.history`): a history's
-  large chunks are files of their own (``<checkpoint>.d/``, sealed the same
-  way, named by a keyed hash of their bytes), written once and removed when
-  merged into a larger one, so a command writes only what it added;
-* the transcript with its messages as digests (:class:`FileMessages`): the
-  first two and the last two at hand, any other read again from its file
-  when asked for and checked against the digest it was verified with.
+What it holds is what the next load goes on from, and no more: the
+replay's *base* (the state before the last message's dice were keyed) and
+its histories up to there (:mod:`pbem.engine.history`: the older items as
+the bytes they were pickled as, so keeping copies them and restoring reads
+none), and the transcript with its messages as digests
+(:class:`FileMessages`): the first two and the last two at hand, any other
+read again from its file when asked for and checked against the digest it
+was verified with.
 
 It holds what the player's own replay holds -- the opponent's sealed values
 only as their commitments -- and, sealed, is never weaker than the key.
-Deleting checkpoints is always safe.  ``PBEM_NO_CHECKPOINTS=1`` turns them
-off (to measure, or to rule them out).
+Deleting it is always safe.  ``PBEM_NO_CHECKPOINTS=1`` turns it off (to
+measure, or to rule it out).
 """
 
 from __future__ import annotations
@@ -54,41 +51,60 @@ import json
 import operator
 import os
 import pickle
+import shutil
 import sys
 from array import array
 from dataclasses import replace as copy_of
+from hashlib import blake2b
 from itertools import chain
 from pathlib import Path
-from typing import Any, Callable, Iterable, NamedTuple, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
-from pbem.engine.history import Chunk, position
-from pbem.match.viewcache import hash256 as _hash
-from pbem.match.viewcache import keystore_file, write_private
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-FORMAT = "pbem-checkpoint-v2"
+from pbem.engine.history import position
+from pbem.errors import InputError, IntegrityError, PbemError
+from pbem.match.datasets import source_of
+from pbem.protocol.keys import derive_secret
+from pbem.protocol.message import SignedMessage
+from pbem.util.atomicfile import replace
+
+FORMAT = "pbem-checkpoint-v3"
 DIRECTORY = "checkpoints"
 OFF_ENV = "PBEM_NO_CHECKPOINTS"
 _CONTEXT = b"pbem-checkpoint-v1\x00"
 _code_digest: dict[str, str] = {}
 
 
-def files_digest(files: Sequence[tuple[str, bytes]], previous: str | None = None) -> str:
-    """The chained BLAKE2b-256 of the names and bytes of ``files`` ((name,
-    bytes), in order) after those ``previous`` covers (None: from the first)."""
-    value = previous or _hash(FORMAT.encode()).hexdigest()
-    for name, data in files:
-        digest = _hash(bytes.fromhex(value))
-        digest.update(b"%s\x00%d\x00" % (name.encode(), len(data)))
-        digest.update(data)
-        value = digest.hexdigest()
-    return value
+def _hash(data: bytes = b"") -> "blake2b":
+    """BLAKE2b-256: the digests that key a kept replay."""
+    return blake2b(data, digest_size=32)
+
+
+def keystore_file(home: Path, folder: str, directory: str | os.PathLike[str], suffix: str) -> Path:
+    """Where a keystore keeps a file about the game directory ``directory``:
+    ``home/folder/`` and a name digested from the directory's full path."""
+    where = str(Path(directory).resolve())
+    return home / folder / (_hash(where.encode("utf-8")).hexdigest()[:32] + suffix)
+
+
+def write_private(path: Path, data: bytes) -> bool:
+    """Write a keystore file ``path`` whole or not at all, readable by its
+    owner only (a cache may be rewritten; message files never are); False
+    if the keystore cannot be written."""
+    try:
+        path.parent.mkdir(mode=0o700, exist_ok=True)
+        replace(path, data, mode=0o600, durable=False)
+        return True
+    except OSError:
+        return False  # a read-only keystore: no cache, nothing else changes
 
 
 class Stamps:
     """What a command sees of the message files without reading them: each
-    one's name, size, device, inode, mtime and ctime, in order.  A change
-    detector, not a proof: when the stamps differ from a checkpoint's, the
-    files' bytes are read and compared with its files digest.  Built from a
+    one's name, size, device, inode, mtime and ctime, in order: what a kept
+    replay is keyed by (a stamp changed: the files are replayed).  Built from a
     directory listing's ``(seq, side, name, stat)`` entries, or from
     ``(name, stat)`` pairs, by C-level maps: the one part of a command that
     grows with the game (issue 15), so it does as little a file as it can."""
@@ -140,20 +156,17 @@ _NAME, _STAT = operator.itemgetter(2), operator.itemgetter(3)
 
 
 class Covered(NamedTuple):
-    """The message files a replay covers: how many, their chained digest, and
-    the stamps of their names and stats (as listed when they were read)."""
+    """The message files a replay covers: how many, and the stamps of their
+    names and stats (as listed when they were read)."""
 
     # assignment: the field shadows tuple.count, which no caller wants from a Covered
     count: int  # type: ignore[assignment]
-    digest: str | None
     stamps: Stamps
 
 
 def code_digest(game: Any) -> str:
     """BLAKE2b-256 of the size and mtime of every file of the pbem package and
     of the game's package and installed data set (computed once a process)."""
-    from pbem.match.datasets import source_of
-
     package = getattr(sys.modules.get(type(game).__module__), "__file__", None)
     data = source_of(game)
     tops = [str(Path(__file__).resolve().parent.parent)]
@@ -226,9 +239,6 @@ class FileMessages(Sequence[Any]):
         return self._read(index)
 
     def _read(self, index: int) -> Any:
-        from pbem.errors import IntegrityError, InputError
-        from pbem.protocol.message import SignedMessage
-
         path = self._directory / self._names[index]
         try:
             data = path.read_bytes()
@@ -253,109 +263,16 @@ class FileMessages(Sequence[Any]):
         return (FileMessages, (kept._digests, kept._at_hand, kept._count))
 
 
-class _Chunks:
-    """The chunk files of one checkpoint (``<checkpoint>.d/``): the large
-    chunks of its histories (:class:`pbem.engine.history.Chunk`), each
-    written once, sealed, named by a keyed hash of its bytes."""
-
-    LEAST = 4096  # smaller chunks stay in the checkpoint itself
-
-    def __init__(self, folder: Path, key: bytes):
-        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-
-        self.folder, self._key, self._aead = folder, key, ChaCha20Poly1305(key)
-        self.used: set[str] = set()
-        self._have: set[str] | None = None
-
-    def name_of(self, data: bytes) -> str:
-        import hashlib
-
-        return hashlib.blake2b(data, digest_size=16, key=self._key).hexdigest()
-
-    def put(self, data: bytes) -> str:
-        name = self.name_of(data)
-        if self._have is None:
-            self._have = set(os.listdir(self.folder)) if self.folder.is_dir() else set()
-        if name not in self._have:
-            nonce = os.urandom(12)
-            self.folder.parent.mkdir(mode=0o700, exist_ok=True)
-            if not write_private(self.folder / name, nonce + self._aead.encrypt(nonce, data, name.encode())):
-                raise OSError(f"cannot write {self.folder / name}")
-            self._have.add(name)
-        return name
-
-    def get(self, name: str) -> bytes:
-        from cryptography.exceptions import InvalidTag
-
-        from pbem.errors import IntegrityError
-
-        try:
-            data = (self.folder / name).read_bytes()
-            return self._aead.decrypt(data[:12], data[12:], name.encode())
-        except (OSError, InvalidTag) as err:
-            with contextlib.suppress(OSError):  # so that the next command replays from the files
-                self.folder.with_suffix(".bin").unlink()
-            raise IntegrityError(f"the replay checkpoint's chunk {name} is gone or damaged (another pbem command "
-                                 f"on this game at the same time?); run the command again") from err
-
-    def sweep(self) -> None:
-        """Remove the chunk files the checkpoint just written does not use."""
-        try:
-            names = os.listdir(self.folder)
-        except OSError:
-            return
-        for name in names:
-            if name not in self.used:
-                try:
-                    os.unlink(self.folder / name)
-                except OSError:
-                    pass
-
-
-class _Keeper(pickle.Pickler):
-    """Pickles a replay with its large history chunks in chunk files."""
-
-    def __init__(self, file: Any, chunks: _Chunks):
-        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        self.chunks = chunks
-
-    def persistent_id(self, obj: Any) -> Any:
-        if type(obj) is not Chunk or (obj.name is None and len(obj.data) < _Chunks.LEAST):
-            return None
-        name = obj.name or self.chunks.put(obj.data)
-        self.chunks.used.add(name)
-        return ("chunk", name, obj.size, obj.last)
-
-
-class _Restorer(pickle.Unpickler):
-    """Unpickles what :class:`_Keeper` pickled: chunks that read their file
-    when their items are asked for."""
-
-    def __init__(self, file: Any, chunks: _Chunks):
-        super().__init__(file)
-        self.chunks = chunks
-        self.names: list[str] = []
-
-    def persistent_load(self, pid: Any) -> Any:
-        from functools import partial
-
-        kind, name, size, last = pid
-        if kind != "chunk" or not isinstance(name, str) or not isinstance(size, int):
-            raise pickle.UnpicklingError(f"unknown reference {kind!r} in a checkpoint")
-        self.names.append(name)
-        return Chunk(None, size, last, load=partial(self.chunks.get, name), name=name)
-
-
 class Checkpoints:
-    """The checkpoints kept in one keystore (``home``)."""
+    """The replays kept in one keystore (``home``): one a game directory."""
 
     def __init__(self, home: str | os.PathLike[str]):
         self.home = Path(home)
 
     @classmethod
     def of(cls, identity: Any) -> "Checkpoints | None":
-        """The checkpoints of the keystore ``identity`` was loaded from (None:
-        an identity not from a keystore, or checkpoints turned off)."""
+        """The kept replays of the keystore ``identity`` was loaded from (None:
+        an identity not from a keystore, or kept replays turned off)."""
         home = identity.keystore
         if home is None or os.environ.get(OFF_ENV):
             return None
@@ -364,11 +281,8 @@ class Checkpoints:
     def path_for(self, directory: str | os.PathLike[str]) -> Path:
         return keystore_file(self.home, DIRECTORY, directory, ".bin")
 
-    def _chunks(self, path: Path, identity: Any, game_id: str) -> _Chunks:
-        return _Chunks(path.with_suffix(".d"), self._key(identity, game_id))
-
     @staticmethod
-    def _header(game: Any, transcript: Any, covered: str | None, count: int, stamps: str) -> bytes:
+    def _header(game: Any, transcript: Any, count: int, stamps: str) -> bytes:
         setup = transcript.setup
         head = {
             "format": FORMAT,
@@ -377,7 +291,6 @@ class Checkpoints:
             "module_version": game.version,
             "ruleset": setup.get("ruleset"),
             "count": count,
-            "files": covered,
             "stamps": stamps,
             "code": code_digest(game),
         }
@@ -385,8 +298,6 @@ class Checkpoints:
 
     @staticmethod
     def _key(identity: Any, game_id: str) -> bytes:
-        from pbem.protocol.keys import derive_secret
-
         return derive_secret(identity, _CONTEXT + game_id.encode())
 
     def keep(self, directory: str | os.PathLike[str], covered: Covered, replay: Any, identity: Any) -> bool:
@@ -394,48 +305,29 @@ class Checkpoints:
         directory's first files) for ``identity``; False if it cannot be
         written.  What is kept is what the next load goes on from: the
         replay's base (the state before its last message's dice) with the
-        histories up to it, and the transcript with only its messages' digests
-        and the messages at both ends; the histories' large chunks go to chunk
-        files, written once."""
-        import io
-
-        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-
+        histories up to it, and the transcript with only its messages'
+        digests and the messages at both ends."""
         transcript, game, base = replay.transcript, replay.game, replay.base
         if covered.count != len(transcript) or covered.stamps.count != covered.count or base is None:
             return False
-        path = self.path_for(directory)
-        header = self._header(game, transcript, covered.digest, covered.count, covered.stamps.hexdigest())
+        header = self._header(game, transcript, covered.count, covered.stamps.hexdigest())
         compact = copy_of(transcript, messages=FileMessages.of(transcript.messages),
                           chain_values=b"".join(transcript.chain_values))  # one bytes: 32 a message
         kept = copy_of(replay, game=None, state=None, pending=(), transcript=compact,
                        events=replay.events.truncated(base.events), rolls=replay.rolls.truncated(base.rolls))
-        chunks = self._chunks(path, identity, transcript.game)
-        body = io.BytesIO()
-        try:
-            _Keeper(body, chunks).dump(kept)
-        except OSError:
-            return False
+        body = pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL)
         nonce = os.urandom(12)
-        sealed = ChaCha20Poly1305(self._key(identity, transcript.game)).encrypt(nonce, body.getvalue(), header)
-        if not write_private(path, b"".join((len(header).to_bytes(4, "big"), header, nonce, sealed))):
-            return False
-        chunks.sweep()
-        return True
+        sealed = ChaCha20Poly1305(self._key(identity, transcript.game)).encrypt(nonce, body, header)
+        return write_private(self.path_for(directory),
+                             b"".join((len(header).to_bytes(4, "big"), header, nonce, sealed)))
 
     def restore(self, directory: str | os.PathLike[str], entries: Sequence[tuple[int, str, str, os.stat_result]],
-                read: Callable[[int], bytes], identity: Any, game_for: Any) -> tuple[Any, Covered] | None:
+                identity: Any, game_for: Any) -> tuple[Any, Covered] | None:
         """The kept replay of a prefix of the directory's message files
         (``entries``: the directory's listing, :meth:`GameDirectory.message_entries`,
-        in order; ``read(i)``: the bytes
-        of the i-th) and what it covers, if everything it depends on matches;
+        in order) and what it covers, if everything it depends on matches;
         else None.  ``game_for(transcript)`` gives the game object the files
         are played with."""
-        import io
-
-        from cryptography.exceptions import InvalidTag
-        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-
         path = self.path_for(directory)
         try:
             data = path.read_bytes()
@@ -446,40 +338,29 @@ class Checkpoints:
             if head.get("format") != FORMAT or not isinstance(count, int) or not 0 < count <= len(entries):
                 return None
             stamps = Stamps.of_entries(entries[:count])
-            if head["stamps"] != stamps.hexdigest():  # a file touched: its bytes decide
-                if head["files"] != files_digest([(entries[i][2], read(i)) for i in range(count)]):
-                    return None
-            key = self._key(identity, str(head["game"]))
-            body = ChaCha20Poly1305(key).decrypt(nonce, sealed, header)
+            if head["stamps"] != stamps.hexdigest():
+                return None  # a file changed, copied or restored: replay from the files
+            body = ChaCha20Poly1305(self._key(identity, str(head["game"]))).decrypt(nonce, sealed, header)
         except (OSError, ValueError, KeyError, TypeError, InvalidTag):
             return None
-        restorer = _Restorer(io.BytesIO(body), _Chunks(path.with_suffix(".d"), key))
         try:  # authenticated above: written by this player's own pbem
-            replay = restorer.load()
-        except Exception:  # noqa: BLE001 - an old or damaged checkpoint is only a miss
+            replay = pickle.loads(body)
+        except Exception:  # noqa: BLE001 - an old or damaged kept replay is only a miss
             return None
-        if not all((restorer.chunks.folder / name).is_file() for name in restorer.names):
-            return None  # a chunk file removed: replay from the files
-        from pbem.errors import PbemError
-
         try:
             game = game_for(replay.transcript)
         except PbemError:
             return None  # the files' own load says why
-        if header != self._header(game, replay.transcript, head["files"], count, head["stamps"]):
+        if header != self._header(game, replay.transcript, count, head["stamps"]):
             return None  # another game version, ruleset or pbem code: replay from the files
         replay.transcript.messages.bind(Path(directory), stamps.names)
-        packed = replay.transcript.chain_values  # one bytes in the checkpoint: 32 a message
+        packed = replay.transcript.chain_values  # one bytes in the kept replay: 32 a message
         ends = range(32, len(packed) + 32, 32)
         replay.transcript.chain_values = list(map(packed.__getitem__, map(slice, range(0, len(packed), 32), ends)))
-        return copy_of(replay, game=game, state=replay.base.state), Covered(count, head["files"], stamps)
+        return copy_of(replay, game=game, state=replay.base.state), Covered(count, stamps)
 
     def forget(self, directory: str | os.PathLike[str]) -> None:
-        import shutil
-
         path = self.path_for(directory)
-        try:
+        with contextlib.suppress(FileNotFoundError):
             path.unlink()
-        except FileNotFoundError:
-            pass
-        shutil.rmtree(path.with_suffix(".d"), ignore_errors=True)
+        shutil.rmtree(path.with_suffix(".d"), ignore_errors=True)  # what an older pbem kept beside it

@@ -22,12 +22,18 @@ hash to compare with an opponent's.
 from __future__ import annotations
 
 import os
+import shutil
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
+from pbem import __version__
+from pbem.engine import registry
+from pbem.engine.datafiles import data_file_names
+from pbem.engine.ruleset import ruleset_hash
 from pbem.errors import DataError, UsageError
+from pbem.protocol.keystore import home_dir
 
 SHIPPED = "shipped"
 DATA_DIR = "data"
@@ -51,7 +57,6 @@ class DataSet:
 
 def root(game: str, home: str | os.PathLike[str] | None = None) -> Path:
     """Where a player's installed data sets for ``game`` live."""
-    from pbem.protocol.keystore import home_dir
 
     return (Path(home) if home is not None else home_dir()) / DATA_DIR / game
 
@@ -68,11 +73,10 @@ def build(game: str, data: str | os.PathLike[str] | None = None, home: str | os.
           *, local: bool = False) -> Any:
     """The game with ``data``: None for the shipped set, a directory, or the
     name of an installed set.  ``local``: the game name is the local user's
-    own (see :func:`pbem.games.get`), not one a message named."""
-    from pbem import games
+    own (see :func:`pbem.engine.registry.get`), not one a message named."""
 
     if data is None:
-        return games.get(game, local=local)
+        return registry.get(game, local=local)
     path = Path(data)
     if not path.is_dir():
         named = root(game, home) / str(data)
@@ -80,7 +84,7 @@ def build(game: str, data: str | os.PathLike[str] | None = None, home: str | os.
             known = ", ".join(p.name for p in installed(game, home)) or "none installed"
             raise UsageError(f"--data {data}: neither a directory nor an installed {game} data set ({known})")
         path = named
-    built = games.get(game, str(path), local=local)
+    built = registry.get(game, str(path), local=local)
     _SOURCES[built] = path
     return built
 
@@ -94,8 +98,6 @@ def source_of(game_obj: Any) -> Path | None:
 
 
 def ruleset_of(game_obj: Any) -> str:
-    from pbem.engine.ruleset import ruleset_hash
-
     return ruleset_hash(game_obj.ruleset_files())
 
 
@@ -120,7 +122,6 @@ def for_ruleset(
         if found.ruleset == pinned:
             return candidate
         tried.append(found)
-    from pbem import __version__
 
     if proposed_with and proposed_with != __version__:
         way_out = (f"message 0000 was written by pbem {proposed_with} and this is pbem {__version__}: if the game was "
@@ -157,7 +158,6 @@ def install(
     source = Path(source)
     if not source.is_dir():
         raise UsageError(f"{source}: not a directory of data files")
-    from pbem.engine.datafiles import data_file_names
 
     # what the loader reads (and the hash covers: sub-directories' files too) and the notes beside them
     files = sorted(set(data_file_names(source))
@@ -179,7 +179,6 @@ def install(
         if existing == ruleset:
             return DataSet(game, name, dest, ruleset), False
         raise UsageError(f"an installed {game} data set is already called {name!r} (hash {existing[:16]}...); choose another --name")
-    import shutil
 
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = dest.parent / f".tmp-{name}-{os.getpid()}"

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from pbem.util import tomlfile
+
 
 def dump_orders(document: Mapping[str, Any], comment: str = "") -> str:
     """``document``'s orders (``[[order]]`` tables) and standing instructions
     (a ``[standing]`` table, if any) as TOML, below ``comment`` as ``# `` lines
     (characters a comment may not hold spelled as escapes)."""
-    from pbem.util import tomlfile
 
     parts: dict[str, Any] = {}
     if document.get("order"):

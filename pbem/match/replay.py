@@ -50,6 +50,7 @@ class RollRecord:
     sign: int = 1  # the group's sign in the roll's sum
     modifiers: tuple[tuple[str, int], ...] = ()  # (why, value) added to the dice
     total: int | None = None  # the declared roll's total, where the game computes one
+    declared: int = 0  # which declared roll of the game it is part of, from 0 (:func:`numbered`)
 
     @property
     def dice(self) -> str:
@@ -170,6 +171,23 @@ def describe(game: Any, state: Any, due: DiceDue, values: tuple[int, ...] | None
             -1 if found.get("sign", 1) < 0 else 1, modifiers, None if total is None else int(total))
 
 
+def _same_roll(r: RollRecord, previous: RollRecord) -> bool:
+    """``r`` is a later group of the declared roll ``previous`` is part of."""
+    return bool(r.roll) and r.roll == previous.roll and r.key_seq == previous.key_seq
+
+
+def numbered(records: Sequence[RollRecord], previous: RollRecord | None) -> list[RollRecord]:
+    """``records`` (the next groups rolled after ``previous``, None: the
+    first) with the number of the declared roll each is part of, so that
+    how many rolls came before one is known without reading them."""
+    out = []
+    for r in records:
+        number = 0 if previous is None else previous.declared + (0 if _same_roll(r, previous) else 1)
+        previous = replace(r, declared=number) if r.declared != number else r
+        out.append(previous)
+    return out
+
+
 def declared_rolls(records: Iterable[RollRecord]) -> list[DeclaredRoll]:
     """The rolls ``records`` (oldest first) make, each of its groups together."""
     out: list[DeclaredRoll] = []
@@ -185,7 +203,7 @@ def declared_rolls(records: Iterable[RollRecord]) -> list[DeclaredRoll]:
             group.clear()
 
     for r in records:
-        if group and (not r.roll or r.roll != group[-1].roll or r.key_seq != group[-1].key_seq):
+        if group and not _same_roll(r, group[-1]):
             close()
         group.append(r)
     close()
@@ -349,7 +367,7 @@ def extend(previous: Replay, transcript: Transcript, *, next_value: bytes | None
         if seq > 0:  # the last message's dice, keyed now by this message's chain value
             state, new, records = resolve_dice(game, state, transcript, seq - 1, transcript.chain_values[seq], False)
             events += [(seq, e) for e in new]
-            rolls += records
+            rolls += numbered(records, rolls[-1] if rolls else None)
         side = transcript.messages[seq].side
         try:
             state, new = apply_message(game, state, actions_for(transcript, seq), seq, side)
@@ -374,7 +392,7 @@ def extend(previous: Replay, transcript: Transcript, *, next_value: bytes | None
         # what the dice decide becomes known with the message that completes
         # their key: the events are listed under it (their rolls keep key_seq)
         events += [(count, e) for e in new]
-        rolls += records
+        rolls += numbered(records, rolls[-1] if rolls else None)
     result.state, result.base = state, base
     result.pending = tuple(d for d in game.awaiting(state) if isinstance(d, DiceDue))
     return result

@@ -16,9 +16,12 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from pbem import __version__
-from pbem.engine import contract
+from pbem.engine import contract, registry
+from pbem.engine.history import History, newest
 from pbem.engine.machine import RevealDue
+from pbem.engine.ruleset import ruleset_hash as files_hash
 from pbem.errors import (
+    DataError,
     EquivocationError,
     HiddenInfoError,
     IllegalOrderError,
@@ -29,19 +32,20 @@ from pbem.errors import (
     UsageError,
     VerificationError,
 )
+from pbem.match import datasets
+from pbem.match.checkpoint import Checkpoints, Covered, Stamps
 from pbem.match.directory import GameDirectory, message_name
-from pbem.engine.history import History, newest
-from pbem.match.replay import Replay, actions_for, apply_message, extend, replay
+from pbem.match.replay import Replay, actions_for, apply_message, counted, extend, pending_rolls, replay
 from pbem.match.summary import Finding, check_files, claimed_in, compare, events_of, message_summary, summary_of
-from pbem.protocol import sealed
+from pbem.protocol import limits, sealed, sshsig
 from pbem.protocol.chain import HashChain, chain_seed
+from pbem.protocol.keys import derive_secret
 from pbem.protocol.message import FORMAT_VERSION, SignedMessage, sign_body
 from pbem.protocol.transcript import Transcript
 
 
 def ruleset_hash(game: Any) -> str:
     """SHA-256 over the game's data files: pins the ruleset in message 0."""
-    from pbem.engine.ruleset import ruleset_hash as files_hash
 
     return files_hash(game.ruleset_files())
 
@@ -54,7 +58,6 @@ def game_secret(identity: Any, game_id: str, side: str, joined: bytes | None = N
     who reuses an old game id (or sends one proposal twice) never meets a
     secret the joiner used before.  Games joined before ``fresh`` existed
     keep the first derivation (``joined`` None)."""
-    from pbem.protocol.keys import derive_secret
 
     if joined is None:
         return derive_secret(identity, b"pbem-game-secret-v1\x00" + game_id.encode() + b"\x00" + side.encode())
@@ -64,11 +67,9 @@ def game_secret(identity: Any, game_id: str, side: str, joined: bytes | None = N
 def _game_for(transcript: Transcript, data: Iterable[str | Path] = ()) -> Any:
     """The game message 0 names, built with the data its ruleset hash pins
     (shipped, one of ``data``, or installed in the keystore: docs/architecture.md, "Rules as data")."""
-    from pbem import games
-    from pbem.match import datasets
 
     setup = transcript.setup
-    game = games.get(setup["module"])
+    game = registry.get(setup["module"])
     if setup["module_version"] != game.version:
         raise IntegrityError(
             f"message 0000 pins {setup['module']} version {setup['module_version']}, this pbem has {game.version}"
@@ -92,7 +93,7 @@ def read_messages(paths: Iterable[Path], read: Mapping[Path, bytes] | None = Non
         from pbem.protocol.limits import read_input
 
         data = read[path] if read and path in read else read_input(path)
-        from pbem.mail import scan as mail_scan
+        from pbem.protocol import scan as mail_scan
 
         if mail_scan.looks_like_mail(data) or mail_scan.looks_like_mbox(data):
             scan = mail_scan.scan_bytes(data, Path(path).name)
@@ -113,7 +114,6 @@ def read_messages(paths: Iterable[Path], read: Mapping[Path, bytes] | None = Non
 
 def _check_same_author(a: SignedMessage, b: SignedMessage, transcript: Transcript | None) -> None:
     """Two different bodies for one seq: equivocation if one author signed both."""
-    from pbem.protocol import sshsig
 
     if a.game != b.game or a.side != b.side or a.author != b.author:
         return
@@ -238,7 +238,6 @@ def awaited_then(match: "Match", last: bool) -> str:
     """What was awaited after ``match``'s last message: the next message
     (written since, unless it was the ``last``), the reveals owed and the
     dice keyed but not rolled yet."""
-    from pbem.match.replay import counted, pending_rolls
 
     replay = match.replay
     if match.closed:
@@ -292,18 +291,18 @@ class Match:
         return shown
 
 
-def load_view(directory: str | Path, identity: Any | None) -> Match:
+def load_view(directory: str | Path, identity: Any | None, *, fresh: bool = False) -> Match:
     """:func:`load` for looking on: the player's own view with a player's
     key, a spectator's (the public record only) with none or another key."""
     if identity is not None:
         try:
-            return load(directory, identity)
+            return load(directory, identity, fresh=fresh)
         except NotAPlayerError:
             pass
     return load(directory, None)
 
 
-def load_at(directory: str | Path, identity: Any | None, seq: int) -> Match:
+def load_at(directory: str | Path, identity: Any | None, seq: int, *, fresh: bool = False) -> Match:
     """The game as it stood after message ``seq`` (``pbem show/log --at``),
     seen as :func:`load_view` sees it: the player's own view -- their sealed
     values as they stood then -- with a player's key, a spectator's without.
@@ -317,7 +316,7 @@ def load_at(directory: str | Path, identity: Any | None, seq: int) -> Match:
     message: the same position as :func:`load_view` gives.  The checkpoint
     is the whole game's, renewed as any load renews it; nothing of the past
     is kept."""
-    current = load_view(directory, identity)
+    current = load_view(directory, identity, fresh=fresh)
     count = len(current.transcript)
     if not 0 <= seq < count:
         raise UsageError(f"--at {seq}: no such message; this game has messages 0 to {count - 1}", field="at")
@@ -341,38 +340,27 @@ def load_at(directory: str | Path, identity: Any | None, seq: int) -> Match:
     return match
 
 
-def load(directory: str | Path, identity: Any | None = None, *, keep: bool = True) -> Match:
+def load(directory: str | Path, identity: Any | None = None, *, keep: bool = True, fresh: bool = False) -> Match:
     """Verify and replay a game directory (with the player's key, keying the
     dice of an opponent's last message provisionally).
 
-    With the player's key, the replay checkpoint kept in the keystore
+    With the player's key, the replay kept in the keystore
     (:mod:`pbem.match.checkpoint`) covers the messages it matches: only the
-    messages since are verified and applied, and the checkpoint is renewed
-    (unless not ``keep``: a command that writes a message renews it after)."""
-    from pbem.match.checkpoint import Checkpoints, Covered, Stamps, files_digest
-
+    messages since are verified and applied (``fresh``: all of them), and
+    the kept replay is renewed (unless not ``keep``: a command that writes a
+    message renews it after)."""
     gamedir = GameDirectory(directory)
     entries = gamedir.require_entries()
-
-    def read(i: int) -> bytes:
-        path = gamedir.path / entries[i][2]
+    checkpoints = Checkpoints.of(identity) if identity is not None else None
+    kept = checkpoints.restore(gamedir.path, entries, identity, _game_for) if checkpoints and not fresh else None
+    restored, covered = kept if kept else (None, Covered(0, Stamps()))
+    transcript = restored.transcript.copy() if restored else Transcript()
+    for seq, side, name, _ in entries[len(transcript):]:
+        path = gamedir.path / name
         try:
-            return path.read_bytes()
+            data = path.read_bytes()
         except OSError as err:
             raise InputError(f"cannot read {path}: {err.strerror}") from err
-
-    checkpoints = Checkpoints.of(identity) if identity is not None else None
-    kept = None
-    if checkpoints:
-        kept = checkpoints.restore(gamedir.path, entries, read, identity, _game_for)
-    restored, covered = kept if kept else (None, Covered(0, None, Stamps()))
-    transcript = restored.transcript.copy() if restored else Transcript()
-    new_files = []
-    for i in range(len(transcript), len(entries)):
-        seq, side, name, _ = entries[i]
-        path = gamedir.path / name
-        data = read(i)
-        new_files.append((path.name, data))
         found = read_messages([path], {path: data})
         if len(found) != 1:
             raise IntegrityError(f"{path.name}: a message file must hold exactly one message, holds {len(found)}")
@@ -380,8 +368,8 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
         transcript.add(msg)
         if msg.seq != seq or msg.side != side:
             raise IntegrityError(f"{path.name} holds message {msg.seq:04d} by {msg.side} (renamed file?)")
-    covered = Covered(len(transcript), files_digest(new_files, covered.digest),
-                      covered.stamps.extended(Stamps.of_entries(entries[covered.count:])))
+    added = len(entries) - covered.count
+    covered = Covered(len(transcript), covered.stamps.extended(Stamps.of_entries(entries[covered.count:])))
     game = restored.game if restored else _game_for(transcript)
     player = Player.of(identity, transcript) if identity is not None else None
     next_value = None
@@ -392,23 +380,20 @@ def load(directory: str | Path, identity: Any | None = None, *, keep: bool = Tru
     else:
         result = replay(game, transcript, next_value=next_value)
     match = Match(gamedir, transcript, game, player, result, covered)
-    if keep and checkpoints and len(new_files):
+    if keep and checkpoints and added:
         checkpoints.keep(gamedir.path, covered, result, identity)
     return match
 
 
 def keep_checkpoint(match: Match, identity: Any, written: Iterable[Path]) -> None:
-    """Renew the replay checkpoint after a command wrote the message files
+    """Renew the kept replay after a command wrote the message files
     ``written`` on top of those its load read (receive, play)."""
-    from pbem.match.checkpoint import Checkpoints, Covered, Stamps, files_digest
-
     checkpoints = Checkpoints.of(identity)
     if checkpoints is None or match.covered is None:
         return
     written = list(written)
-    digest = files_digest([(path.name, path.read_bytes()) for path in written], match.covered.digest)
     stamps = match.covered.stamps.extended(Stamps.of_pairs([(path.name, path.stat()) for path in written]))
-    covered = Covered(match.covered.count + len(written), digest, stamps)
+    covered = Covered(match.covered.count + len(written), stamps)
     if covered.count == len(match.transcript):
         checkpoints.keep(match.directory.path, covered, match.replay, identity)
 
@@ -464,11 +449,9 @@ def new_game(
     and, for a game with :class:`~pbem.engine.contract.Rulings`, the reading
     of every ruling: ``preset``'s (None: the defaults), ``rulings``
     ({rule: reading}) instead."""
-    from pbem import games
-    from pbem.match import datasets
 
     game = datasets.build(game_name, data, local=True)  # the proposer's own choice of game
-    game_name = games.registered_name(game_name)  # pinned by name, so the opponent's pbem loads it by name
+    game_name = registry.registered_name(game_name)  # pinned by name, so the opponent's pbem loads it by name
     if side not in game.sides:
         raise UsageError(f"--as {side!r}: {game_name} has sides {', '.join(game.sides)}")
     if opponent.fingerprint == identity.public.fingerprint:
@@ -502,10 +485,9 @@ def proposal_rulings(setup: Mapping[str, Any], *, local: bool = False) -> tuple[
     the game describes them (none for a game without rulings): what the
     opponent sees before joining, and every later show and verify.
     ``local``: the proposer's own proposal (its game may be a module of the
-    current directory, :func:`pbem.games.get`)."""
-    from pbem import games
+    current directory, :func:`pbem.engine.registry.get`)."""
 
-    return contract.declared_rulings(games.get(str(setup["module"]), local=local), setup.get("options") or {})
+    return contract.declared_rulings(registry.get(str(setup["module"]), local=local), setup.get("options") or {})
 
 
 def join_game(
@@ -567,8 +549,6 @@ def install_proposal_data(proposal: str | Path, data: str | Path) -> tuple[Any, 
     """Install ``data`` (a directory of data files) for joining ``proposal``,
     if it is the data message 0 pins; else a DataError and nothing installed.
     Returns the data set and whether it is new (docs/architecture.md, "Rules as data")."""
-    from pbem.errors import DataError
-    from pbem.match import datasets
 
     (_, first), *_ = read_messages([Path(proposal)])
     setup = first.body.get("setup") or {}
@@ -926,7 +906,6 @@ def compose(match: Match, orders: Mapping[str, Any], *, check_seals: bool = True
 def _signed_within_limits(transcript: Transcript, player: Player, body: dict[str, Any]) -> SignedMessage:
     """``body`` signed, once it is within the protocol's limits (docs/protocol.md
     12): a message the opponent's pbem would refuse is never written."""
-    from pbem.protocol import limits
 
     if limits.message_count_problem(body["seq"]):
         raise UsageError(f"{limits.message_count_problem(body['seq'])}: the game cannot go on")

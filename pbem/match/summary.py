@@ -107,7 +107,7 @@ def _blocks_in(data: bytes, name: str) -> list[tuple[Any, str]]:
     read as :func:`pbem.match.session.read_messages` reads it: mail by the
     mail scanner, text (a turn file) by the armour reader, whose bodies
     stay undecoded."""
-    from pbem.mail import scan
+    from pbem.protocol import scan
     from pbem.protocol.message import BEGIN, SignedMessage
 
     if scan.looks_like_mail(data) or scan.looks_like_mbox(data):
@@ -211,8 +211,8 @@ def check_files(paths: Iterable[str | Path], replay: Any) -> list[Finding]:
 
 def _summary_at_head(path: Path) -> str:
     """The summary above the first armoured block of the file ``path``."""
-    from pbem.mail.scan import summary_above
     from pbem.protocol.message import BEGIN
+    from pbem.protocol.scan import summary_above
 
     try:
         text = path.read_text("utf-8", errors="replace")

@@ -14,12 +14,16 @@ crash never leaves a half-written key.
 from __future__ import annotations
 
 import os
+import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pbem.errors import IdentityError, UsageError
-from pbem.protocol.sshwire import is_encrypted
+from pbem.protocol.keys import MAX_COMMENT, Identity, PublicKey, comment_problem
+from pbem.protocol.sshwire import is_encrypted, parse_private_header
+from pbem.util.atomicfile import replace
 
 if TYPE_CHECKING:  # keys imports cryptography: loaded when a key is read or made, not to find the home
     from pbem.protocol.keys import Identity, PublicKey
@@ -60,7 +64,6 @@ def new_passphrase_from_env() -> bytes | None:
 def check_name(name: str) -> str:
     """A key's name is the comment of its one-line public key: one line of
     printable text, or the .pub file could not be read back."""
-    from pbem.protocol.keys import MAX_COMMENT, comment_problem
 
     problem = comment_problem(name) if name else "is empty"
     if problem:
@@ -93,7 +96,6 @@ class Keystore:
 
     def create(self, name: str, passphrase: bytes | None) -> Identity:
         """Generate and store a new identity; refuses to replace an existing one."""
-        from pbem.protocol.keys import Identity
 
         check_name(name)
         self._refuse_overwrite()
@@ -117,7 +119,6 @@ class Keystore:
         neighbouring ``.pub`` file, then to the key's own comment.
         """
         from pbem.protocol.keys import Identity, PublicKey, comment_problem
-        from pbem.protocol.sshwire import parse_private_header
 
         if name is not None:
             check_name(name)
@@ -152,7 +153,6 @@ class Keystore:
 
     def load(self, passphrase_provider: Callable[[], bytes | None]) -> Identity:
         """The stored identity; ``passphrase_provider`` is called only if the key is encrypted."""
-        from pbem.protocol.keys import Identity
 
         if not self.exists():
             raise self._absent()
@@ -176,7 +176,6 @@ class Keystore:
 
     def known(self) -> list[PublicKey]:
         """The opponents' keys met before (``known_keys``: one OpenSSH public key line each)."""
-        from pbem.protocol.keys import PublicKey
 
         try:
             lines = self.known_path.read_text("utf-8", "replace").splitlines()
@@ -197,7 +196,6 @@ class Keystore:
 
     def record_game(self, game_id: str, directory: Path | str) -> None:
         """Note where the game ``game_id`` (created or joined with this key) lives."""
-        import re
 
         if not re.fullmatch(r"[0-9a-f]{8,64}", game_id):
             raise UsageError(f"game id {game_id!r} is not hexadecimal")
@@ -252,8 +250,6 @@ class Keystore:
             raise UsageError(f"a key already exists at {self.identity_path}; remove it first")
 
     def _store(self, identity: Identity, passphrase: bytes | None) -> None:
-        import shutil
-
         self.path.mkdir(mode=0o700, parents=True, exist_ok=True)
         # views kept for a previous key (plain text if it had no passphrase) must not outlive it
         shutil.rmtree(self.path / "views", ignore_errors=True)
@@ -284,7 +280,6 @@ def known_line(key: PublicKey) -> str:
 
 def atomic_write(path: Path, data: bytes, mode: int = 0o600) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new one, never a part."""
-    from pbem.util.atomicfile import replace
 
     replace(path, data, mode=mode)
 
@@ -297,8 +292,6 @@ def _read(path: Path, what: str) -> bytes:
 
 
 def _read_public(pub_path: Path) -> PublicKey | None:
-    from pbem.protocol.keys import PublicKey
-
     """The ``.pub`` file next to an imported key, or None if it is absent or unreadable."""
     try:
         return PublicKey.from_openssh(pub_path.read_text("utf-8"))

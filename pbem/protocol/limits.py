@@ -13,6 +13,8 @@ import os
 import re
 from typing import Any, BinaryIO, Mapping
 
+from pbem.errors import InputError
+
 SECTION = "docs/protocol.md 12"
 
 MAX_ORDERS = 500  # per message: more is a mistake or an attack on the opponent's pbem
@@ -35,7 +37,6 @@ _CONTAINER = re.compile(rb"multipart|message", re.IGNORECASE)
 def read_input(path: str | os.PathLike[str]) -> bytes:
     """The bytes of a file read for turn files (a turn file, an email, an
     mbox), refused unread when it is over :data:`MAX_INPUT_BYTES`."""
-    from pbem.errors import InputError
 
     try:
         with open(path, "rb") as handle:

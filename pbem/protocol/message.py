@@ -29,7 +29,8 @@ from functools import cached_property
 from typing import Any, Literal, overload
 
 from pbem.errors import IntegrityError
-from pbem.protocol import canonical
+from pbem.protocol import canonical, sshsig
+from pbem.protocol.sshsig import armor
 
 NAMESPACE = "pbem-turn-v1"
 FORMAT_VERSION = 1
@@ -204,8 +205,6 @@ class SignedMessage:
     # ------------------------------------------------------------------ writing
 
     def armored(self, summary: str = "") -> str:
-        from pbem.protocol.sshsig import armor
-
         body64 = base64.b64encode(self.body_bytes).decode("ascii")
         lines = [SUMMARY_HEAD]
         lines += [f"| {line}".rstrip() for line in summary.splitlines()]
@@ -218,7 +217,6 @@ class SignedMessage:
 
 def sign_body(identity: Any, body: dict[str, Any]) -> SignedMessage:
     """Canonicalise ``body`` and sign it with ``identity`` (namespace pbem-turn-v1)."""
-    from pbem.protocol import sshsig
 
     body_bytes = canonical.encode(body)
     return SignedMessage(body_bytes, sshsig.sign(identity, body_bytes, NAMESPACE))

@@ -29,6 +29,7 @@ import hmac
 from typing import Mapping
 
 from pbem.errors import HiddenInfoError, IntegrityError
+from pbem.protocol.canonical import decode, encode
 
 COMMIT_LABEL = b"pbem-commit-v1"
 PAD_BLOCK = 32
@@ -76,7 +77,6 @@ def seal_store(game_secret: bytes, game: str, owner: str, seq: int, values: Mapp
     """Encrypt the owner's slot values for message ``seq``."""
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-    from pbem.protocol.canonical import encode
 
     plain = encode(dict(values))
     plain += b" " * (-len(plain) % STORE_BLOCK)
@@ -89,7 +89,6 @@ def open_store(game_secret: bytes, game: str, owner: str, seq: int, blob: bytes)
     from cryptography.exceptions import InvalidTag
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-    from pbem.protocol.canonical import decode
 
     nonce, aad = _nonce_aad(game, owner, seq)
     try:

@@ -19,13 +19,13 @@ message *m* (the steps are numbered as in docs/protocol.md, section 5):
 
 from __future__ import annotations
 
+import base64
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.errors import AuthenticityError, HiddenInfoError, IdentityError, IntegrityError, VerificationError
-from pbem.protocol import limits
-from pbem.protocol import sealed
+from pbem.protocol import limits, sealed, sshsig
 from pbem.protocol.chain import HashChain, chain_seed, check_link
 from pbem.protocol.keys import PublicKey
 from pbem.protocol.message import FORMAT_VERSION, MAX_BODY_BYTES, NAMESPACE, SignedMessage
@@ -122,8 +122,6 @@ class Transcript:
             raise type(err)(f"{_name(m)}: {err}") from err
 
     def _add(self, msg: SignedMessage, m: int) -> None:
-        from pbem.protocol import sshsig
-
         if m > 0:
             # Step 6 comes first in practice: the signature must verify, by
             # one of this game's two keys, before anything in the body is
@@ -329,7 +327,6 @@ class Transcript:
         Decrypts each side's sealed stores and rechecks every commitment
         against the value sealed in the same message (docs/protocol.md §7.5).
         """
-        import base64
 
         problems = []
         for side in self.sides:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Iterable
 
 from typing import TYPE_CHECKING
@@ -10,7 +11,7 @@ from rich.console import Console
 from rich.text import Text
 
 from pbem.engine import contract
-from pbem.engine.history import newest
+from pbem.engine.history import last_since, newest
 from pbem.match.replay import counted, declared_rolls, describe, pending_rolls
 from pbem.render.literal import literal
 
@@ -57,6 +58,8 @@ def match_json(match: Any, since: int = 0) -> dict[str, Any]:
     }
 
 
+_SEQ = operator.itemgetter(0)  # an event's message
+
 #: entries of a long history printed in a pipe when no --all is given (at a terminal: what fits the screen)
 PIPE_ENTRIES = 20
 
@@ -80,11 +83,8 @@ def _hidden(out: Console, match: Any, hidden: int, what: str, since: int) -> Non
 
 def print_events(out: Console, match: Any, since: int = 0, last: int | None = None) -> None:
     """The events from message ``since`` on; only the ``last`` of them when given."""
-    events = [(seq, event) for seq, event in newest(match.replay.events, lambda item: item[0] >= since)
-              if seq >= since]
-    if last is not None and len(events) > last:
-        _hidden(out, match, len(events) - last, "events", since)
-        events = events[len(events) - last:]
+    hidden, events = last_since(match.replay.events, _SEQ, since, last)
+    _hidden(out, match, hidden, "events", since)
     for seq, event in events:
         out.print(Text.assemble((_seq(seq), "dim"), " ", literal(event.sentence())))
 
@@ -92,13 +92,32 @@ def print_events(out: Console, match: Any, since: int = 0, last: int | None = No
 def bounded_rolls(out: Console, match: Any, since: int = 0, last: int | None = None) -> list[Any]:
     """The declared rolls (those awaiting their dice last) keyed from
     message ``since`` on, only the ``last`` of them when given (a line says
-    how many earlier ones were left out)."""
+    how many earlier ones were left out).  Only the rolls shown are read:
+    a record's ``declared`` number says how many came before it."""
     replay = match.replay
-    rolls = declared_rolls(newest(replay.rolls, lambda r: r.key_seq >= since)) + pending_rolls(replay)
-    rolls = [r for r in rolls if r.key_seq >= since]
-    if last is not None and len(rolls) > last:
-        _hidden(out, match, len(rolls) - last, "rolls", since)
+    pending = [r for r in pending_rolls(replay) if r.key_seq >= since]
+    if last is None:
+        return declared_rolls(newest(replay.rolls, lambda r: r.key_seq >= since)) + pending
+    records: list[Any] = []
+    for i in range(len(replay.rolls) - 1, -1, -1):  # from the newest, as far as the rolls shown go
+        r = replay.rolls[i]
+        if r.key_seq < since or (records and records[0].declared != r.declared
+                                 and records[-1].declared - r.declared + len(pending) >= last):
+            break
+        records.insert(0, r)
+    rolls = declared_rolls(records) + pending
+    first = records[0].declared if records else None
+    earlier = 0
+    if first is not None and first > 0:  # how many declared rolls from message ``since`` on came before these
+        if since <= 0:
+            earlier = first
+        else:
+            start = newest(replay.rolls, lambda r: r.key_seq >= since)  # the window asked for: read to its start
+            earlier = first - start[0].declared
+    if len(rolls) > last:
+        earlier += len(rolls) - last
         rolls = rolls[len(rolls) - last:]
+    _hidden(out, match, earlier, "rolls", since)
     return rolls
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tomllib
 from typing import Any, Mapping
 
 from pbem.errors import InputError
@@ -22,7 +23,6 @@ from pbem.errors import InputError
 
 def parse(raw: bytes, label: str, error: type[InputError] = InputError) -> tuple[str, dict[str, Any]]:
     """``(text, document)`` of TOML bytes; faults raise ``error`` naming ``label``."""
-    import tomllib
 
     try:
         text = raw.decode("utf-8")

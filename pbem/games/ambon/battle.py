@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.machine import Event, illegal, replace
-from pbem.games.ambon import combat, entering, movement, results
+from pbem.games.ambon import bombardment, combat, entering, movement, results
 from pbem.games.ambon.state import ELIMINATED, JAPANESE, AmbonState, Battle, CombatStage, Fight, Piece, other
 
 if TYPE_CHECKING:
@@ -122,7 +122,6 @@ def open_support(data: "AmbonData", state: AmbonState, seq: int) -> tuple[AmbonS
     their artillery-type units could make), every combat's die is keyed by
     the defender's next message, ``seq + 1`` (strict alternation), so that no
     pre-die decision is made knowing a die of the same batch."""
-    from pbem.games.ambon import bombardment
 
     events: list[Event] = []
     rolling: list[str] = []

@@ -8,11 +8,11 @@ from typing import Any, Sequence
 
 from pbem.engine.contract import DemoPlayer, DemoScript
 from pbem.engine.machine import Event
+from pbem.games.ambon import GAME
+from pbem.games.ambon.bot import AmbonBot
 
 
 def script(**options: Any) -> DemoScript:
-    from pbem.games.ambon import GAME
-    from pbem.games.ambon.bot import AmbonBot
 
     bot = AmbonBot(GAME, **options)
 

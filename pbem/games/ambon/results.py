@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from pbem.engine.machine import Event
+from pbem.engine.machine import Event, illegal
 from pbem.games.ambon import combat, retreat
 from pbem.games.ambon.state import ELIMINATED, REMOVED, AmbonState, Fight
 
@@ -180,7 +180,6 @@ def take_answer(state: AmbonState, fight: Fight, side: str, kind: str, value: st
     "hit", with ``more["to"]``: hexes in order of preference), checked
     against ``choices`` (:func:`open_choices`); it takes effect when the
     fight is settled again."""
-    from pbem.engine.machine import illegal
 
     if kind == "losses":
         wrong = [n for n in value.split() if n not in choices["units"]]

@@ -17,8 +17,18 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
 
 from pbem.engine.later import match_roll
 from pbem.engine.machine import DiceDue, DiceRolled, Event, replace
+from pbem.games.ambon import battle, bombardment, hidden, landing, recovery
 from pbem.games.ambon.state import (
-    AmbonState, Battle, Bombardment, CombatStage, Landing, LandingCombat, LandingStage, RecoveryCheck, Reveal,
+    AmbonState,
+    Battle,
+    Bombardment,
+    CombatStage,
+    Landing,
+    LandingCombat,
+    LandingStage,
+    PendingRetreat,
+    RecoveryCheck,
+    Reveal,
 )
 
 if TYPE_CHECKING:
@@ -84,33 +94,23 @@ def rolled(data: "AmbonData", state: AmbonState, action: DiceRolled) -> tuple[Am
 
 
 def _landed(data: "AmbonData", state: AmbonState, ld: Landing, die: int) -> tuple[AmbonState, list[Event]]:
-    from pbem.games.ambon import landing
-
     return landing.resolve(data, state, ld, die)
 
 
 def _landing_fought(data: "AmbonData", state: AmbonState, lc: LandingCombat, die: int) -> tuple[AmbonState, list[Event]]:
-    from pbem.games.ambon import landing
-
     return landing.rolled_combat(data, state, lc, die)
 
 
 def _fought(data: "AmbonData", state: AmbonState, b: Battle, die: int) -> tuple[AmbonState, list[Event]]:
-    from pbem.games.ambon import battle
-
     return battle.rolled(data, state, b, die)
 
 
 def _recovered(data: "AmbonData", state: AmbonState, check: RecoveryCheck, die: int) -> tuple[AmbonState, list[Event]]:
-    from pbem.games.ambon import recovery
-
     state = replace(state, recoveries=tuple(r for r in state.recoveries if r != check))
     return recovery.resolve_recovery(data, state, check.unit, die)
 
 
 def _bombarded(data: "AmbonData", state: AmbonState, b: Bombardment, die: int) -> tuple[AmbonState, list[Event]]:
-    from pbem.games.ambon import bombardment, hidden
-
     state = replace(state, bombardments=tuple(x for x in state.bombardments if x != b))
     state, events, forced = bombardment.resolve_bombardment(data, state, b.unit, b.target, die, defensive=b.defensive)
     for pid in forced:  # 14.3: a concealed unit hit is revealed; a disrupted one or a detachment retreats
@@ -129,7 +129,6 @@ def forced_retreat(data: "AmbonData", state: AmbonState, piece: Any, to: str | N
     else their standing ``retreat-to``); when neither decides it, the
     retreat waits for the owner's message (a PendingRetreat)."""
     from pbem.games.ambon import battle, retreat
-    from pbem.games.ambon.state import PendingRetreat
 
     busy = battle.busy_hexes(state, "")
     moved = retreat.retreat_units(data, state, [piece], "R", busy, to=to, where=f" of {piece.id}")

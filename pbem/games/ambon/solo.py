@@ -356,12 +356,12 @@ class Solo:
     def house_identities(self, game_id: str) -> dict[str, str]:
         """4.1: which concealed pieces are dummies and which mines are real:
         a Fisher-Yates shuffle keyed by the house's per-game secret."""
-        from pbem import games
+        from pbem.engine import registry
         from pbem.protocol.dice import DiceStream
 
         secret = session.game_secret(self.house, game_id, "allied")
         key = hmac.new(secret, b"pbem-solo-identities", hashlib.sha256).digest()
-        data = games.get("ambon").data
+        data = registry.get("ambon").data
         pieces = ["dummy"] * data.identities["dummy"] + ["detachment"] * data.identities["detachment"]
         mines = ["real"] * data.mine_kinds["real"] + ["dummy"] * data.mine_kinds["dummy"]
         stream = DiceStream(key, "identities")
@@ -375,10 +375,10 @@ class Solo:
         """--both: the identities the house decides added to the Allied setup typed."""
         if not any("conceal" in o or "mine" in o or o.get("setup") for o in orders.get("order", [])):
             return orders
-        from pbem import games
+        from pbem.engine import registry
 
         identities = self.house_identities(game_id)
-        data = games.get(self.game_name).data
+        data = registry.get(self.game_name).data
         out = []
         for o in orders["order"]:
             o = dict(o)

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 from pbem.engine.contract import DemoPlayer, DemoScript
 from pbem.engine.machine import Event
+from pbem.util import tomlfile
 
 #: examples/asl/1-allied-setup.toml ... 7-allied-closing.toml (tests/test_demos.py
 #: checks that they say the same): (side, orders file)
@@ -84,8 +85,6 @@ def _events(match: Any, events: Sequence[Event]) -> str:
 
 
 def _orders(match: Any, side: str, seq: int) -> tuple[dict[str, Any], str]:
-    from pbem.util import tomlfile
-
     want, text = SCRIPT[seq - 1]
     if want != side:
         raise AssertionError(f"ASL demo: message {seq:04d} is {side}'s, the script has it {want}'s")

@@ -13,6 +13,9 @@ from typing import Any, Sequence
 
 from pbem.engine.contract import DemoPlayer, DemoScript
 from pbem.engine.machine import Event
+from pbem.games.calumpit import GAME
+from pbem.games.calumpit.bot import CalumpitBot
+from pbem.games.calumpit.events import ROUTINE as NO_CARD
 
 #: events of every turn, counted in the progress lines but not printed
 ROUTINE = ("DIRECT FIRE", "INDIRECT FIRE", "SAVING THROWS", "HAND-GRENADES", "HAND-TO-HAND", "TANK FIRE ACTIONS",
@@ -23,7 +26,6 @@ def _events(match: Any, events: Sequence[Event]) -> str:
     """Progress: the turn, how many events (fire, morale, ...), and the cards,
     the Joker's demolition and the victory conditions (a turn with no card
     says nothing)."""
-    from pbem.games.calumpit.events import ROUTINE as NO_CARD
 
     lines = [f": turn {match.replay.state.turn}, {len(events)} event(s)"]
     for event in events:
@@ -34,8 +36,6 @@ def _events(match: Any, events: Sequence[Event]) -> str:
 
 
 def script(last_turn: int = 8) -> DemoScript:
-    from pbem.games.calumpit import GAME
-    from pbem.games.calumpit.bot import CalumpitBot
 
     bot = CalumpitBot(GAME, last_turn=last_turn)
 

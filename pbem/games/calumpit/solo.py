@@ -30,7 +30,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pbem.games.calumpit.house import JUNGLE_LINE
+from pbem.engine.machine import Ordered
+from pbem.errors import InputError, PbemError
+from pbem.games.calumpit import orders as calumpit_orders
+from pbem.games.calumpit.house import JUNGLE_LINE, House
+from pbem.match import session
+from pbem.protocol.keystore import Keystore
 
 HOUSE_NAME = "pbem house (japanese)"
 COMMANDS = ("help", "show", "send", "done", "end", "quit")
@@ -42,7 +47,6 @@ Say = Callable[[str], Any]
 def run(root: Path, human: Any, ask: Ask, say: Say) -> bool:
     """Play (or resume) the solo game in ``root`` until it is over (True) or
     the player stops (False)."""
-    from pbem.match import session
 
     root = Path(root)
     house = _house(root)
@@ -84,14 +88,10 @@ def run(root: Path, human: Any, ask: Ask, say: Say) -> bool:
 
 
 def _house(root: Path) -> Any:
-    from pbem.protocol.keystore import Keystore
-
     return Keystore(root / "house").load_or_create(HOUSE_NAME)
 
 
 def _start(game_dir: Path, human: Any, house: Any) -> None:
-    from pbem.match import session
-
     session.new_game(game_dir, "calumpit", "american", house.public, human)
     session.play(game_dir, house, {})  # message 1: the house accepts; turn 1's event check is keyed by message 0
 
@@ -102,9 +102,6 @@ def house_turn(game_dir: Path, house: Any, say: Say, printed: int | None = None)
     events are printed first, from ``printed`` on, unless None), each said
     with why; their dice are keyed by this message and rolled by your reply.
     Returns how many events are printed."""
-    from pbem.games.calumpit import orders as calumpit_orders
-    from pbem.games.calumpit.house import House
-    from pbem.match import session
 
     match = session.load(game_dir, house)
     if printed is not None:
@@ -156,8 +153,6 @@ def _print_events(match: Any, printed: int, say: Say) -> int:
 def ask_orders(match: Any, ask: Ask, say: Say) -> list[dict[str, Any]] | None:
     """Orders for the next message, one per line, each tried on the position
     at once; None to stop."""
-    from pbem.engine.machine import Ordered
-    from pbem.errors import InputError, PbemError
 
     game, state = match.game, match.replay.state
     side = match.player.side

@@ -7,6 +7,7 @@ anyone to hide or learn, and the game has no sealed slots.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any, Iterable
@@ -265,8 +266,6 @@ class CalumpitState:
 
 
 def _replace(obj: Any, **changes: Any) -> Any:
-    import dataclasses
-
     return dataclasses.replace(obj, **changes)
 
 

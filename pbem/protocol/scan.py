@@ -15,12 +15,15 @@ verifies nothing yet -- :func:`pbem.match.session.receive` does that on import.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from pbem.errors import InputError, IntegrityError, PbemError
+from pbem.protocol.limits import MAX_INPUT_BYTES, input_too_large, mail_nesting_problem, mail_too_deep
 from pbem.protocol.message import BEGIN, END, SUMMARY_HEAD, SignedMessage, clean_lines
 
 if TYPE_CHECKING:  # the email, mailbox and html modules cost ~20 ms: imported when a mail is read
@@ -206,7 +209,6 @@ def blocks_in_mail(data: bytes | Message, origin: str) -> Scan:
     """Every armoured block in one email: each text part and attachment,
     decoded from its transfer encoding (base64, quoted-printable, 7bit,
     8bit), forwarded messages included."""
-    from pbem.protocol.limits import mail_nesting_problem, mail_too_deep
 
     if isinstance(data, bytes):  # docs/protocol.md 12, limit 14: before the parser can recurse
         problem = mail_nesting_problem(data)
@@ -253,7 +255,6 @@ def _mailbox_messages(box: mailbox.Mailbox, keys: Iterable[str], scan: Scan, nam
     """Each message of the mbox ``box`` with its number, read no further
     than the input limit: one over it is noted in ``scan.unreadable`` and
     skipped."""
-    from pbem.protocol.limits import MAX_INPUT_BYTES, input_too_large
 
     for number, key in enumerate(keys, 1):
         handle = box.get_file(key)
@@ -298,7 +299,6 @@ def maildir_messages(path: Path) -> list[tuple[str, Path]]:
     ``(key, file)``, in delivery order; the key is the file's name without
     the flags a mail client adds (``:2,S``), as :mod:`mailbox` names it."""
     import mailbox
-    import os
 
     found: list[tuple[str, Path]] = []
     for sub in ("new", "cur"):
@@ -316,7 +316,6 @@ def maildir_message(file: Path) -> bytes | str:
     that is not a regular one (a FIFO, a device, a link to one) or one over
     the input limit is refused by its size before a byte is read.  Raises
     FileNotFoundError when a mail client moved it meanwhile."""
-    import stat
 
     from pbem.protocol.limits import MAX_INPUT_BYTES, input_too_large, read_at_most
 
@@ -354,7 +353,6 @@ def delivery_order(key: str) -> tuple[float, int, int, str]:
     """Maildir names are ``SECONDS.M<microseconds>P<pid>Q<counter>.host`` (or
     ``SECONDS.<anything>``): order by the seconds, then the microseconds and
     the counter as numbers (``M99999`` before ``M123456``), then the name."""
-    import re
 
     head, _, rest = key.partition(".")
     try:
