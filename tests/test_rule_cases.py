@@ -69,8 +69,8 @@ TOP_REQUIRED = ("case", "position", "expect")
 # what the position after the orders must be (also checked after a refusal: the position as it stands)
 POSITION_KEYS = {"positions": TABLE, "board": TABLE, "disrupted": STRS, "eliminated": STRS, "oos": STRS,
                  "mines": TABLE, "control": TABLE, "units": TABLE, "phase": STR, "turn": INT, "to_act": STR,
-                 "vp": INT, "decisions": TABLES, "view": TABLE}
-EXPECT_KEYS = {"events": STRS, "no_events": STRS, "event_data": TABLES, **POSITION_KEYS, "error": STR,
+                 "vp": INT, "vp_change": INT, "decisions": TABLES, "view": TABLE}
+EXPECT_KEYS = {"events": STRS, "no_events": STRS, "event_data": TABLES, "no_event_data": TABLES, **POSITION_KEYS, "error": STR,
                "error_rule": STR, "unchanged": BOOL}
 WORDING = ("events", "no_events", "error")  # the sentences: a case needs at least one key beyond these
 
@@ -150,10 +150,11 @@ def load_case(path: Path) -> Case:
         raise CaseError(f"{path}: expect.unchanged needs expect.error (only refused orders leave the position as it was)")
     if expect.get("unchanged") is False:
         raise CaseError(f"{path}: expect.unchanged = false expects nothing: leave it out")
-    for i, wanted in enumerate(expect.get("event_data", [])):
-        if not isinstance(wanted.get("rule"), str):
-            raise CaseError(f"{path}: expect.event_data[{i}].rule: missing (the rule the event cites, its kind), "
-                            f"got {wanted!r}")
+    for key in ("event_data", "no_event_data"):
+        for i, wanted in enumerate(expect.get(key, [])):
+            if not isinstance(wanted.get("rule"), str):
+                raise CaseError(f"{path}: expect.{key}[{i}].rule: missing (the rule the event cites, its kind), "
+                                f"got {wanted!r}")
     for i, wanted in enumerate(expect.get("decisions", [])):
         unknown = sorted(set(wanted) - {"side", "kind", "rule", "options"})
         if unknown:
@@ -192,6 +193,7 @@ class Outcome:
     to_act: str = ""  # the game's active_side of the position after the orders
     decisions: list[dict[str, Any]] = field(default_factory=list)  # the decisions it waits for (DecisionDue)
     changed: str = ""  # after a refusal: what of the position changed all the same ("" = nothing)
+    vp_before: Any = None  # the view's VP of the position the orders met
 
 
 def plain(value: Any) -> Any:
@@ -245,6 +247,7 @@ def run_case(case: Case) -> Outcome:
             raise CaseError(f"{case.path}: standing.{who}: {err}") from err
     outcome = Outcome()
     kept, shown = copy.deepcopy(state), game.view(state, None)
+    outcome.vp_before = shown.get("vp")
     try:
         result = referee.adjudicate(game, state, side, case.orders, list(case.dice), seq=ORDERS_SEQ,
                                     end_turn=case.end_message, secrets=secrets)
@@ -393,8 +396,10 @@ def _position_faults(expect: Mapping[str, Any], outcome: Outcome) -> list[str]:
             faults.append(f"expect.units.{uid}: no such unit in the view (units: {', '.join(units)})")
             continue
         faults += _subset(fields, units[uid], f"expect.units.{uid}")
+    change = (view["vp"] - outcome.vp_before) if isinstance(view.get("vp"), int) and isinstance(
+        outcome.vp_before, int) else None
     for key, actual in (("phase", view.get("phase")), ("turn", view.get("turn")), ("vp", view.get("vp")),
-                        ("to_act", outcome.to_act)):
+                        ("vp_change", change), ("to_act", outcome.to_act)):
         if key in expect and expect[key] != actual:
             faults.append(f"expect.{key}: expected {expect[key]!r}, it is {actual!r}")
     if "decisions" in expect:
@@ -441,6 +446,13 @@ def check(case: Case, outcome: Outcome) -> list[str]:
         if hit is not None:
             faults.append(f"expect.no_events: {unwanted!r} happened: {hit!r}")
     faults += _event_data_faults(expect.get("event_data", []), outcome.data)
+    for n, table in enumerate(expect.get("no_event_data", [])):
+        fields = {k: v for k, v in table.items() if k != "rule"}
+        hit = next((i for i, (rule, data) in enumerate(outcome.data)
+                    if rule == table["rule"] and not _data_faults(fields, data, "")), None)
+        if hit is not None:
+            faults.append(f"expect.no_event_data[{n}] {_shown(table)}: event {hit + 1} [{table['rule']}] "
+                          f"{_shown(outcome.data[hit][1])} holds it ({outcome.events[hit]!r})")
     return faults + _position_faults(expect, outcome)
 
 
