@@ -26,7 +26,7 @@ import pytest
 from pbem import games
 from pbem.util import tomlfile
 from pbem.engine import referee
-from pbem.engine.machine import DecisionDue
+from pbem.engine.machine import DecisionDue, illegal
 from pbem.errors import InputError, PbemError
 
 CASES = Path(__file__).parent / "cases"
@@ -70,8 +70,8 @@ TOP_REQUIRED = ("case", "position", "expect")
 POSITION_KEYS = {"positions": TABLE, "board": TABLE, "disrupted": STRS, "eliminated": STRS, "oos": STRS,
                  "mines": TABLE, "control": TABLE, "units": TABLE, "phase": STR, "turn": INT, "to_act": STR,
                  "vp": INT, "vp_change": INT, "decisions": TABLES, "view": TABLE}
-EXPECT_KEYS = {"events": STRS, "no_events": STRS, "event_data": TABLES, "no_event_data": TABLES, **POSITION_KEYS, "error": STR,
-               "error_rule": STR, "unchanged": BOOL}
+EXPECT_KEYS = {"events": STRS, "no_events": STRS, "event_data": TABLES, "no_event_data": TABLES, **POSITION_KEYS,
+               "error": STR, "error_rule": STR, "unchanged": BOOL}
 WORDING = ("events", "no_events", "error")  # the sentences: a case needs at least one key beyond these
 
 
@@ -147,7 +147,8 @@ def load_case(path: Path) -> Case:
             raise CaseError(f"{path}: expect.{others[0]}: a case whose orders are refused (expect.error) "
                             "expects no events, only the refusal and the position as it stands")
     elif "unchanged" in expect:
-        raise CaseError(f"{path}: expect.unchanged needs expect.error (only refused orders leave the position as it was)")
+        raise CaseError(f"{path}: expect.unchanged needs expect.error "
+                        "(only refused orders leave the position as it was)")
     if expect.get("unchanged") is False:
         raise CaseError(f"{path}: expect.unchanged = false expects nothing: leave it out")
     for key in ("event_data", "no_event_data"):
@@ -158,7 +159,8 @@ def load_case(path: Path) -> Case:
     for i, wanted in enumerate(expect.get("decisions", [])):
         unknown = sorted(set(wanted) - {"side", "kind", "rule", "options"})
         if unknown:
-            raise CaseError(f"{path}: expect.decisions[{i}].{unknown[0]}: unknown key (known: side, kind, rule, options)")
+            raise CaseError(f"{path}: expect.decisions[{i}].{unknown[0]}: unknown key "
+                            "(known: side, kind, rule, options)")
     for key in ("board", "mines"):
         for name, value in expect.get(key, {}).items():
             if not isinstance(value, str):
@@ -315,13 +317,15 @@ def _data_faults(expected: Any, actual: Any, where: str) -> list[str]:
             return [f"{where}: expected a table, got {_shown(actual)}"]
         out = []
         for k, v in expected.items():
-            out += (_data_faults(v, actual[k], f"{where}.{k}" if where else k) if k in actual
-                    else [f"{where + '.' if where else ''}{k}: absent (the event has {', '.join(actual) or 'no data'})"])
+            name = f"{where}.{k}" if where else k
+            out += (_data_faults(v, actual[k], name) if k in actual
+                    else [f"{name}: absent (the event has {', '.join(actual) or 'no data'})"])
         return out
     if isinstance(expected, list) and expected and all(isinstance(e, dict) for e in expected):
         if not isinstance(actual, list) or len(actual) != len(expected):
             return [f"{where}: expected {len(expected)} table(s) {_shown(expected)}, got {_shown(actual)}"]
-        return [f for i, (e, a) in enumerate(zip(expected, actual, strict=True)) for f in _data_faults(e, a, f"{where}[{i}]")]
+        pairs = enumerate(zip(expected, actual, strict=True))
+        return [f for i, (e, a) in pairs for f in _data_faults(e, a, f"{where}[{i}]")]
     return [] if expected == actual else [f"{where}: expected {_shown(expected)}, got {_shown(actual)}"]
 
 
@@ -347,8 +351,11 @@ def _event_data_faults(wanted: list[dict[str, Any]], data: list[tuple[str, dict[
                 rules = sorted({r for r, _ in data[at:]}) if data[at:] else []
                 faults.append(f"{label}: no [{rule}] event{after}; the events{after and ' after it'} cite: "
                               f"{', '.join(rules) or 'nothing'}")
-            else:
-                shown = [f"event {i + 1} [{rule}] {_shown(data[i][1])}: {'; '.join(diff)}" for i, diff in tried[:4]]
+            else:  # the nearest candidates first: the fewest fields differ
+                tried.sort(key=lambda t: len(t[1]))
+                shown = [f"event {i + 1} [{rule}] {_shown(data[i][1])}: {'; '.join(diff)}" for i, diff in tried[:3]]
+                if len(tried) > 3:
+                    shown.append(f"({len(tried) - 3} more [{rule}] event(s) further off)")
                 faults.append(f"{label}: no [{rule}] event{after} matches; expected vs actual:\n    "
                               + "\n    ".join(shown))
     return faults
@@ -567,6 +574,14 @@ def test_every_case_expects_more_than_wording() -> None:
     ('[case]\nid = "ambon-7.0-x"\nrule = "7.0"\ntitle = "t"\nsource = "s"\n[position]\n[expect]\n'
      'control = { "1809" = "dutch" }\n', "expect.control.1809"),
     ('[case\n', "not valid TOML"),
+    ('[case]\nid = "ambon-7.0-x"\nrule = "7.0"\ntitle = "t"\nsource = "s"\n[position]\n[expect]\nunchanged = true\n',
+     "expect.unchanged"),
+    ('[case]\nid = "ambon-7.0-x"\nrule = "7.0"\ntitle = "t"\nsource = "s"\n[position]\n[expect]\n'
+     '[[expect.event_data]]\nroll = 2\n', "expect.event_data[0].rule"),
+    ('[case]\nid = "ambon-7.0-x"\nrule = "7.0"\ntitle = "t"\nsource = "s"\n[position]\n[expect]\nerror = "e"\n'
+     '[[expect.event_data]]\nrule = "7.0"\n', "expect.event_data"),
+    ('[case]\nid = "ambon-7.0-x"\nrule = "7.0"\ntitle = "t"\nsource = "s"\n[position]\n[expect]\n'
+     'board = { "3.A" = 1309 }\n', "expect.board.3.A"),
 ])
 def test_a_malformed_case_names_the_file_and_the_key(tmp_path: Path, text: str, key: str) -> None:
     path = tmp_path / "ambon" / "ambon-7.0-x.toml"
@@ -633,6 +648,7 @@ def _combat_case(tmp_path: Path, expect: str) -> Case:
 def test_the_harness_holds_a_right_data_expectation(tmp_path: Path) -> None:
     case = _combat_case(tmp_path, 'board = { "3.A" = "1608", "3.B" = "1410", "NEI-2.B" = "1509" }\n'
                         'disrupted = ["3.A", "NEI-2.B"]\nphase = "allied-movement"\nto_act = "allied"\n'
+                        'oos = []\nvp_change = 0\ndecisions = []\nno_event_data = [{ rule = "11.3", to = "1708" }]\n'
                         '[[expect.event_data]]\nrule = "11.0"\ncolumn = "2:1"\nroll = 2\nresult = "1/0r"\n'
                         'attackers = [{ unit = "3.A", counted = "6" }]\n'
                         '[[expect.event_data]]\nrule = "11.3"\nunit = "NEI-2.B"\nto = "1509"\n')
@@ -659,6 +675,9 @@ def test_the_harness_holds_a_right_data_expectation(tmp_path: Path) -> None:
     ('to_act = "japanese"\n', ["expect.to_act: expected 'japanese', it is 'allied'"]),
     ('units = { "NEI-2.B" = { combat = "3" } }\n', ["expect.units.NEI-2.B.combat: expected '3', got '1'"]),
     ('decisions = [{ side = "allied" }]\n', ["expect.decisions: expected 1 table(s)"]),
+    ('vp_change = 1\n', ["expect.vp_change: expected 1, it is 0"]),
+    ('oos = ["NEI-2.B"]\n', ["expect.oos: expected exactly ['NEI-2.B'], oos: []"]),
+    ('no_event_data = [{ rule = "11.3", to = "1509" }]\n', ['expect.no_event_data[0]', '"to": "1509"']),
 ])
 def test_the_harness_fails_a_wrong_data_expectation(tmp_path: Path, expect: str, said: list[str]) -> None:
     """A deliberately wrong expectation of the event data or the position (the
@@ -708,6 +727,22 @@ def test_a_refusal_checks_its_rule_and_the_position_as_it_stands(tmp_path: Path,
     assert outcome.error is not None and outcome.changed == ""
     faults = check(case, outcome)
     assert (said in "\n".join(faults)) if said else faults == [], faults
+
+
+def test_unchanged_fails_when_a_refusal_altered_the_position(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """expect.unchanged catches a referee path that alters the state in place before refusing."""
+    path = tmp_path / "ambon" / "ambon-10.0-x.toml"
+    path.parent.mkdir()
+    path.write_text(REFUSED_CASE.format(expect='error_rule = "10.0"\nunchanged = true'), encoding="utf-8")
+
+    def altering(game: Any, state: Any, *args: Any, **kwargs: Any) -> Any:
+        object.__setattr__(state, "turn", state.turn + 1)  # a frozen dataclass, altered behind its back
+        raise illegal("10.0", "NEI-2.B is out of its range")
+
+    monkeypatch.setattr(referee, "adjudicate", altering)
+    case = load_case(path)
+    faults = check(case, run_case(case))
+    assert any("expect.unchanged" in f and "altered in place" in f for f in faults), faults
 
 
 MOVE_CASE = """[case]
