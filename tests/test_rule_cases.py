@@ -161,11 +161,7 @@ def load_case(path: Path) -> Case:
         if unknown:
             raise CaseError(f"{path}: expect.decisions[{i}].{unknown[0]}: unknown key "
                             "(known: side, kind, rule, options)")
-    for key in ("board", "mines"):
-        for name, value in expect.get(key, {}).items():
-            if not isinstance(value, str):
-                raise CaseError(f"{path}: expect.{key}.{name} must be a string, got {value!r}")
-    for key in ("positions", "control"):
+    for key in ("positions", "board", "mines", "control"):
         for name, value in expect.get(key, {}).items():
             if not isinstance(value, str):
                 raise CaseError(f"{path}: expect.{key}.{name} must be a string, got {value!r}")
