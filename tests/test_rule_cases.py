@@ -12,7 +12,9 @@ fails with a message naming the file and the key.  To see what a case does::
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import json
 import re
 import sys
 from dataclasses import dataclass, field
@@ -24,6 +26,7 @@ import pytest
 from pbem.engine import registry
 from pbem.util import tomlfile
 from pbem.engine import referee
+from pbem.engine.machine import DecisionDue, illegal
 from pbem.errors import InputError, PbemError
 
 CASES = Path(__file__).parent / "cases"
@@ -57,14 +60,19 @@ class Case:
 # --------------------------------------------------------------------------- the schema
 
 STR, INT, BOOL, TABLE = "a string", "a whole number", "true or false", "a table"
-STRS, INTS = "a list of strings", "a list of whole numbers"
+STRS, INTS, TABLES = "a list of strings", "a list of whole numbers", "a list of tables"
 CASE_KEYS = {"id": STR, "rule": STR, "title": STR, "source": STR, "side": STR, "dice": INTS, "xfail": STR,
              "end_message": BOOL}
 CASE_REQUIRED = ("id", "rule", "title", "source")
 TOP_KEYS = {"case": TABLE, "position": TABLE, "orders": TABLE, "standing": TABLE, "expect": TABLE}
 TOP_REQUIRED = ("case", "position", "expect")
-EXPECT_KEYS = {"events": STRS, "no_events": STRS, "positions": TABLE, "disrupted": STRS, "eliminated": STRS,
-               "control": TABLE, "units": TABLE, "view": TABLE, "error": STR, "error_rule": STR}
+# what the position after the orders must be (also checked after a refusal: the position as it stands)
+POSITION_KEYS = {"positions": TABLE, "board": TABLE, "disrupted": STRS, "eliminated": STRS, "oos": STRS,
+                 "mines": TABLE, "control": TABLE, "units": TABLE, "phase": STR, "turn": INT, "to_act": STR,
+                 "vp": INT, "vp_change": INT, "decisions": TABLES, "view": TABLE}
+EXPECT_KEYS = {"events": STRS, "no_events": STRS, "event_data": TABLES, "no_event_data": TABLES, **POSITION_KEYS,
+               "error": STR, "error_rule": STR, "unchanged": BOOL}
+WORDING = ("events", "no_events", "error")  # the sentences: a case needs at least one key beyond these
 
 
 def _kind_ok(value: Any, kind: str) -> bool:
@@ -80,6 +88,8 @@ def _kind_ok(value: Any, kind: str) -> bool:
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
     if kind == INTS:
         return isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    if kind == TABLES:
+        return isinstance(value, list) and all(isinstance(v, dict) for v in value)
     raise AssertionError(kind)
 
 
@@ -132,11 +142,26 @@ def load_case(path: Path) -> Case:
     if "error_rule" in expect and "error" not in expect:
         raise CaseError(f"{path}: expect.error_rule needs expect.error (the message the refusal must contain)")
     if "error" in expect:
-        others = sorted(set(expect) - {"error", "error_rule"})
+        others = sorted(set(expect) - {"error", "error_rule", "unchanged", *POSITION_KEYS})
         if others:
             raise CaseError(f"{path}: expect.{others[0]}: a case whose orders are refused (expect.error) "
-                            "expects nothing else")
-    for key in ("positions", "control"):
+                            "expects no events, only the refusal and the position as it stands")
+    elif "unchanged" in expect:
+        raise CaseError(f"{path}: expect.unchanged needs expect.error "
+                        "(only refused orders leave the position as it was)")
+    if expect.get("unchanged") is False:
+        raise CaseError(f"{path}: expect.unchanged = false expects nothing: leave it out")
+    for key in ("event_data", "no_event_data"):
+        for i, wanted in enumerate(expect.get(key, [])):
+            if not isinstance(wanted.get("rule"), str):
+                raise CaseError(f"{path}: expect.{key}[{i}].rule: missing (the rule the event cites, its kind), "
+                                f"got {wanted!r}")
+    for i, wanted in enumerate(expect.get("decisions", [])):
+        unknown = sorted(set(wanted) - {"side", "kind", "rule", "options"})
+        if unknown:
+            raise CaseError(f"{path}: expect.decisions[{i}].{unknown[0]}: unknown key "
+                            "(known: side, kind, rule, options)")
+    for key in ("positions", "board", "mines", "control"):
         for name, value in expect.get(key, {}).items():
             if not isinstance(value, str):
                 raise CaseError(f"{path}: expect.{key}.{name} must be a string, got {value!r}")
@@ -160,8 +185,31 @@ def load_case(path: Path) -> Case:
 @dataclass
 class Outcome:
     events: list[str] = field(default_factory=list)  # the event sentences, "[rule] text"
-    view: dict[str, Any] = field(default_factory=dict)  # the spectator view after the orders
+    view: dict[str, Any] = field(default_factory=dict)  # the spectator view after the orders (or the refusal)
     error: PbemError | None = None
+    data: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # each event's rule (its kind) and data
+    to_act: str = ""  # the game's active_side of the position after the orders
+    decisions: list[dict[str, Any]] = field(default_factory=list)  # the decisions it waits for (DecisionDue)
+    changed: str = ""  # after a refusal: what of the position changed all the same ("" = nothing)
+    vp_before: Any = None  # the view's VP of the position the orders met
+
+
+def plain(value: Any) -> Any:
+    """An event's data as TOML would write it: tuples as lists, mappings as dicts."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
+
+
+def _position(game: Any, state: Any, outcome: Outcome) -> None:
+    outcome.view = game.view(state, None)
+    outcome.to_act = game.active_side(state) if hasattr(game, "active_side") else ""
+    outcome.decisions = [
+        {"side": d.side, "kind": d.kind, "rule": d.rule, "options": list(d.options)}
+        for d in game.awaiting(state) if isinstance(d, DecisionDue)
+    ]
 
 
 def game_of(case: Case) -> Any:
@@ -196,14 +244,22 @@ def run_case(case: Case) -> Outcome:
         except PbemError as err:
             raise CaseError(f"{case.path}: standing.{who}: {err}") from err
     outcome = Outcome()
+    kept, shown = copy.deepcopy(state), game.view(state, None)
+    outcome.vp_before = shown.get("vp")
     try:
         result = referee.adjudicate(game, state, side, case.orders, list(case.dice), seq=ORDERS_SEQ,
                                     end_turn=case.end_message, secrets=secrets)
-    except PbemError as err:
+    except PbemError as err:  # refused: the position is the one the orders met, and must not have changed
         outcome.error = err
+        _position(game, state, outcome)
+        if state != kept:
+            outcome.changed = "the state the orders were applied to was altered in place"
+        elif outcome.view != shown:
+            outcome.changed = "the spectator view of the position differs from before the orders"
         return outcome
     outcome.events = [e.sentence() for e in result.events]
-    outcome.view = game.view(result.state, None)
+    outcome.data = [(e.rule, plain(e.data)) for e in result.events]
+    _position(game, result.state, outcome)
     return outcome
 
 
@@ -244,6 +300,121 @@ def _subset(expected: Any, actual: Any, where: str) -> list[str]:
     return [] if expected == actual else [f"{where}: expected {expected!r}, got {actual!r}"]
 
 
+def _shown(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _data_faults(expected: Any, actual: Any, where: str) -> list[str]:
+    """Where an event's data differs from the expected fields: tables key by
+    key (fields not given are not checked), lists of tables element by
+    element (as many, in order), anything else by equality."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return [f"{where}: expected a table, got {_shown(actual)}"]
+        out = []
+        for k, v in expected.items():
+            name = f"{where}.{k}" if where else k
+            out += (_data_faults(v, actual[k], name) if k in actual
+                    else [f"{name}: absent (the event has {', '.join(actual) or 'no data'})"])
+        return out
+    if isinstance(expected, list) and expected and all(isinstance(e, dict) for e in expected):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return [f"{where}: expected {len(expected)} table(s) {_shown(expected)}, got {_shown(actual)}"]
+        pairs = enumerate(zip(expected, actual, strict=True))
+        return [f for i, (e, a) in pairs for f in _data_faults(e, a, f"{where}[{i}]")]
+    return [] if expected == actual else [f"{where}: expected {_shown(expected)}, got {_shown(actual)}"]
+
+
+def _event_data_faults(wanted: list[dict[str, Any]], data: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """expect.event_data: each table is matched, in order, against the first
+    later event citing its ``rule`` whose data holds every other field."""
+    faults, at = [], 0
+    for n, table in enumerate(wanted):
+        rule, fields = table["rule"], {k: v for k, v in table.items() if k != "rule"}
+        tried = []
+        for i in range(at, len(data)):
+            if data[i][0] != rule:
+                continue
+            diff = _data_faults(fields, data[i][1], "")
+            if not diff:
+                at = i + 1
+                break
+            tried.append((i, diff))
+        else:
+            label = f"expect.event_data[{n}] {_shown(table)}"
+            after = f" after event {at} (the one the table before it matched)" if at else ""
+            if not tried:
+                rules = sorted({r for r, _ in data[at:]}) if data[at:] else []
+                faults.append(f"{label}: no [{rule}] event{after}; the events{after and ' after it'} cite: "
+                              f"{', '.join(rules) or 'nothing'}")
+            else:  # the nearest candidates first: the fewest fields differ
+                tried.sort(key=lambda t: len(t[1]))
+                shown = [f"event {i + 1} [{rule}] {_shown(data[i][1])}: {'; '.join(diff)}" for i, diff in tried[:3]]
+                if len(tried) > 3:
+                    shown.append(f"({len(tried) - 3} more [{rule}] event(s) further off)")
+                faults.append(f"{label}: no [{rule}] event{after} matches; expected vs actual:\n    "
+                              + "\n    ".join(shown))
+    return faults
+
+
+def _exactly(key: str, expected: Mapping[str, Any], actual: Mapping[str, Any]) -> list[str]:
+    """``expected`` and ``actual`` name the same things, with the same values."""
+    out = [f"expect.{key}.{k}: expected {v!r}, it is {actual[k]!r}" for k, v in expected.items()
+           if k in actual and actual[k] != v]
+    out += [f"expect.{key}.{k}: expected {v!r}, not there" for k, v in expected.items() if k not in actual]
+    extra = sorted(set(actual) - set(expected))
+    if extra:
+        out.append(f"expect.{key}: not expected: " + ", ".join(f"{k} = {actual[k]!r}" for k in extra))
+    return out
+
+
+def _position_faults(expect: Mapping[str, Any], outcome: Outcome) -> list[str]:
+    faults: list[str] = []
+    view = outcome.view
+    units = _units(view)
+    for uid, hexlabel in expect.get("positions", {}).items():
+        where = _where(view, uid)
+        if where != hexlabel:
+            faults.append(f"expect.positions.{uid}: expected {hexlabel!r}, it is in {where or 'no hex (not in play)'!r}")
+    if "board" in expect:
+        faults += _exactly("board", expect["board"], {uid: u.get("where", "") for uid, u in units.items()})
+    for key, flag in (("disrupted", "flipped"), ("oos", "oos")):
+        if key in expect:
+            actual = sorted(uid for uid, u in units.items() if u.get(flag))
+            if actual != sorted(expect[key]):
+                faults.append(f"expect.{key}: expected exactly {sorted(expect[key])}, {key}: {actual}")
+    if "eliminated" in expect:
+        actual = sorted(view.get("eliminated", []))
+        if actual != sorted(expect["eliminated"]):
+            faults.append(f"expect.eliminated: expected exactly {sorted(expect['eliminated'])}, eliminated: {actual}")
+    if "mines" in expect:
+        faults += _exactly("mines", expect["mines"], {m["id"]: m["status"] for m in view.get("mines", [])})
+    held = {c["hex"] for c in view.get("control", [])}
+    for hexlabel, who in expect.get("control", {}).items():
+        actual = "japanese" if hexlabel in held else "allied"
+        if actual != who:
+            faults.append(f"expect.control.{hexlabel}: expected {who}, held by the {actual} side")
+    for uid, fields in expect.get("units", {}).items():
+        if uid not in units:
+            faults.append(f"expect.units.{uid}: no such unit in the view (units: {', '.join(units)})")
+            continue
+        faults += _subset(fields, units[uid], f"expect.units.{uid}")
+    change = (view["vp"] - outcome.vp_before) if isinstance(view.get("vp"), int) and isinstance(
+        outcome.vp_before, int) else None
+    for key, actual in (("phase", view.get("phase")), ("turn", view.get("turn")), ("vp", view.get("vp")),
+                        ("vp_change", change), ("to_act", outcome.to_act)):
+        if key in expect and expect[key] != actual:
+            faults.append(f"expect.{key}: expected {expect[key]!r}, it is {actual!r}")
+    if "decisions" in expect:
+        wanted, waiting = expect["decisions"], outcome.decisions
+        if not wanted and waiting:
+            faults.append(f"expect.decisions: expected none, it waits for {_shown(waiting)}")
+        elif wanted:
+            faults += _data_faults(wanted, waiting, "expect.decisions")
+    faults += _subset(expect.get("view", {}), view, "expect.view")
+    return faults
+
+
 def check(case: Case, outcome: Outcome) -> list[str]:
     """Every way the outcome differs from the case's [expect] (empty: it holds)."""
     expect = case.expect
@@ -256,11 +427,13 @@ def check(case: Case, outcome: Outcome) -> list[str]:
             faults.append(f"expect.error: {expect['error']!r} is not in the refusal {str(err)!r}")
         if "error_rule" in expect and err.rule != expect["error_rule"]:
             faults.append(f"expect.error_rule: the refusal cites {err.rule!r}, not {expect['error_rule']!r} ({err})")
-        return faults
+        if expect.get("unchanged") and outcome.changed:
+            faults.append(f"expect.unchanged: the orders were refused, but {outcome.changed}")
+        return faults + _position_faults(expect, outcome)
     if outcome.error is not None:
         return [f"the orders were refused: {type(outcome.error).__name__}: {outcome.error}"]
     faults: list[str] = []
-    events, view = outcome.events, outcome.view
+    events = outcome.events
     at, offset = 0, 0
     for wanted in expect.get("events", []):
         for i in range(at, len(events)):
@@ -275,31 +448,15 @@ def check(case: Case, outcome: Outcome) -> list[str]:
         hit = next((e for e in events if unwanted in e), None)
         if hit is not None:
             faults.append(f"expect.no_events: {unwanted!r} happened: {hit!r}")
-    for uid, hexlabel in expect.get("positions", {}).items():
-        where = _where(view, uid)
-        if where != hexlabel:
-            faults.append(f"expect.positions.{uid}: expected {hexlabel!r}, it is in {where or 'no hex (not in play)'!r}")
-    if "disrupted" in expect:
-        actual = sorted(uid for uid, u in _units(view).items() if u.get("flipped"))
-        if actual != sorted(expect["disrupted"]):
-            faults.append(f"expect.disrupted: expected exactly {sorted(expect['disrupted'])}, disrupted: {actual}")
-    if "eliminated" in expect:
-        actual = sorted(view.get("eliminated", []))
-        if actual != sorted(expect["eliminated"]):
-            faults.append(f"expect.eliminated: expected exactly {sorted(expect['eliminated'])}, eliminated: {actual}")
-    held = {c["hex"] for c in view.get("control", [])}
-    for hexlabel, who in expect.get("control", {}).items():
-        actual = "japanese" if hexlabel in held else "allied"
-        if actual != who:
-            faults.append(f"expect.control.{hexlabel}: expected {who}, held by the {actual} side")
-    units = _units(view)
-    for uid, fields in expect.get("units", {}).items():
-        if uid not in units:
-            faults.append(f"expect.units.{uid}: no such unit in the view (units: {', '.join(units)})")
-            continue
-        faults += _subset(fields, units[uid], f"expect.units.{uid}")
-    faults += _subset(expect.get("view", {}), view, "expect.view")
-    return faults
+    faults += _event_data_faults(expect.get("event_data", []), outcome.data)
+    for n, table in enumerate(expect.get("no_event_data", [])):
+        fields = {k: v for k, v in table.items() if k != "rule"}
+        hit = next((i for i, (rule, data) in enumerate(outcome.data)
+                    if rule == table["rule"] and not _data_faults(fields, data, "")), None)
+        if hit is not None:
+            faults.append(f"expect.no_event_data[{n}] {_shown(table)}: event {hit + 1} [{table['rule']}] "
+                          f"{_shown(outcome.data[hit][1])} holds it ({outcome.events[hit]!r})")
+    return faults + _position_faults(expect, outcome)
 
 
 # --------------------------------------------------------------------------- the tests
@@ -334,7 +491,8 @@ def test_rule_case(path: Path, malformed: CaseError | None) -> None:
         pytest.fail(f"{case.id} passes although marked xfail ({case.xfail}): remove case.xfail", pytrace=False)
     if faults:
         shown = "\n  ".join(outcome.events) or "(none)"
-        pytest.fail(f"{case.path.relative_to(CASES.parent)} ({case.rule}: {case.title}):\n- " + "\n- ".join(faults)
+        shown_path = case.path.relative_to(CASES.parent) if case.path.is_relative_to(CASES.parent) else case.path
+        pytest.fail(f"{shown_path} ({case.rule}: {case.title}):\n- " + "\n- ".join(faults)
                     + f"\nevents:\n  {shown}", pytrace=False)
 
 
@@ -378,6 +536,22 @@ def test_every_case_cites_a_rule_of_the_rulebook_and_quotes_it(game: str) -> Non
     assert not faults, "\n".join(faults)
 
 
+def test_every_case_expects_more_than_wording() -> None:
+    """A case asserts what the rule does, not only how pbem words it: at least
+    one expectation beyond the event sentences and the refusal's message --
+    the event data or the position; a refusal names its rule and that the
+    position did not change."""
+    faults = []
+    for path in case_files():
+        expect = load_case(path).expect
+        if not set(expect) - set(WORDING):
+            faults.append(f"{path.name}: expects only wording ({', '.join(sorted(expect))}): add event_data or "
+                          "the position")
+        if "error" in expect and not ("error_rule" in expect and expect.get("unchanged")):
+            faults.append(f"{path.name}: a refusal must give expect.error_rule and expect.unchanged = true")
+    assert not faults, "\n".join(faults)
+
+
 # -- the harness itself: a malformed case names its file and key
 
 
@@ -396,6 +570,14 @@ def test_every_case_cites_a_rule_of_the_rulebook_and_quotes_it(game: str) -> Non
     ('[case]\nid = "ambon-7.0-x"\nrule = "7.0"\ntitle = "t"\nsource = "s"\n[position]\n[expect]\n'
      'control = { "1809" = "dutch" }\n', "expect.control.1809"),
     ('[case\n', "not valid TOML"),
+    ('[case]\nid = "ambon-7.0-x"\nrule = "7.0"\ntitle = "t"\nsource = "s"\n[position]\n[expect]\nunchanged = true\n',
+     "expect.unchanged"),
+    ('[case]\nid = "ambon-7.0-x"\nrule = "7.0"\ntitle = "t"\nsource = "s"\n[position]\n[expect]\n'
+     '[[expect.event_data]]\nroll = 2\n', "expect.event_data[0].rule"),
+    ('[case]\nid = "ambon-7.0-x"\nrule = "7.0"\ntitle = "t"\nsource = "s"\n[position]\n[expect]\nerror = "e"\n'
+     '[[expect.event_data]]\nrule = "7.0"\n', "expect.event_data"),
+    ('[case]\nid = "ambon-7.0-x"\nrule = "7.0"\ntitle = "t"\nsource = "s"\n[position]\n[expect]\n'
+     'board = { "3.A" = 1309 }\n', "expect.board.3.A"),
 ])
 def test_a_malformed_case_names_the_file_and_the_key(tmp_path: Path, text: str, key: str) -> None:
     path = tmp_path / "ambon" / "ambon-7.0-x.toml"
@@ -427,6 +609,136 @@ def test_events_are_matched_in_order() -> None:
     assert check(case, Outcome(events=["a", "b"])) != []
     assert check(case, Outcome(events=["a", "b", "a"])) == []
     assert check(dataclasses.replace(case, expect={"events": ["a 1", "b"]}), Outcome(events=["a 1 b"])) == []
+
+
+COMBAT_CASE = """[case]
+id = "ambon-11.3-x"
+rule = "11.3"
+title = "t"
+source = "s"
+side = "japanese"
+dice = [2]
+[position]
+turn = 3
+phase = "japanese-combat"
+positions = { "3.A" = "1608", "3.B" = "1410", "NEI-2.B" = "1609" }
+[orders]
+standing = { advance = "never", losses = "protect-hq" }
+[[orders.order]]
+attack = "1609"
+with = ["3.A"]
+[standing.allied]
+retreat = "retreat"
+retreat-to = "toward-friends"
+[expect]
+"""
+
+
+def _combat_case(tmp_path: Path, expect: str) -> Case:
+    path = tmp_path / "ambon" / "ambon-11.3-x.toml"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(COMBAT_CASE + expect, encoding="utf-8")
+    return load_case(path)
+
+
+def test_the_harness_holds_a_right_data_expectation(tmp_path: Path) -> None:
+    case = _combat_case(tmp_path, 'board = { "3.A" = "1608", "3.B" = "1410", "NEI-2.B" = "1509" }\n'
+                        'disrupted = ["3.A", "NEI-2.B"]\nphase = "allied-movement"\nto_act = "allied"\n'
+                        'oos = []\nvp_change = 0\ndecisions = []\nno_event_data = [{ rule = "11.3", to = "1708" }]\n'
+                        '[[expect.event_data]]\nrule = "11.0"\ncolumn = "2:1"\nroll = 2\nresult = "1/0r"\n'
+                        'attackers = [{ unit = "3.A", counted = "6" }]\n'
+                        '[[expect.event_data]]\nrule = "11.3"\nunit = "NEI-2.B"\nto = "1509"\n')
+    assert check(case, run_case(case)) == []
+
+
+@pytest.mark.parametrize("expect, said", [
+    # the right column, the wrong result: the message shows both, and the event it looked at
+    ('[[expect.event_data]]\nrule = "11.0"\ncolumn = "2:1"\nresult = "0/1r"\n',
+     ['expect.event_data[0]', 'result: expected "0/1r", got "1/0r"', '"column": "2:1"']),
+    # a field the event does not carry
+    ('[[expect.event_data]]\nrule = "11.0"\nodds = "2:1"\n', ["odds: absent"]),
+    # a list of tables: element by element
+    ('[[expect.event_data]]\nrule = "11.0"\nattackers = [{ unit = "3.B" }]\n',
+     ['attackers[0].unit: expected "3.B", got "3.A"']),
+    # in order: the retreat comes after the combat, not before it
+    ('[[expect.event_data]]\nrule = "11.3"\nunit = "NEI-2.B"\nto = "1509"\n'
+     '[[expect.event_data]]\nrule = "11.0"\nroll = 2\n', ["expect.event_data[1]", "no [11.0] event after event"]),
+    ('[[expect.event_data]]\nrule = "9.0"\n', ["no [9.0] event"]),
+    ('board = { "3.A" = "1608", "NEI-2.B" = "1609" }\n',
+     ["expect.board.NEI-2.B: expected '1609', it is '1509'", "not expected: 3.B = '1410'"]),
+    ('disrupted = ["NEI-2.B"]\n', ["expect.disrupted: expected exactly ['NEI-2.B'], disrupted: ['3.A', 'NEI-2.B']"]),
+    ('phase = "japanese-combat"\n', ["expect.phase: expected 'japanese-combat', it is 'allied-movement'"]),
+    ('to_act = "japanese"\n', ["expect.to_act: expected 'japanese', it is 'allied'"]),
+    ('units = { "NEI-2.B" = { combat = "3" } }\n', ["expect.units.NEI-2.B.combat: expected '3', got '1'"]),
+    ('decisions = [{ side = "allied" }]\n', ["expect.decisions: expected 1 table(s)"]),
+    ('vp_change = 1\n', ["expect.vp_change: expected 1, it is 0"]),
+    ('oos = ["NEI-2.B"]\n', ["expect.oos: expected exactly ['NEI-2.B'], oos: []"]),
+    ('no_event_data = [{ rule = "11.3", to = "1509" }]\n', ['expect.no_event_data[0]', '"to": "1509"']),
+])
+def test_the_harness_fails_a_wrong_data_expectation(tmp_path: Path, expect: str, said: list[str]) -> None:
+    """A deliberately wrong expectation of the event data or the position (the
+    case of ambon-11.3-retreat-into-ezoc: 2:1, roll 2 -> 1/0r, NEI-2.B retreats
+    to 1509 and both units end disrupted) fails, saying expected and actual."""
+    case = _combat_case(tmp_path, expect)
+    faults = check(case, run_case(case))
+    assert faults, "a wrong expectation passed"
+    text = "\n".join(faults)
+    for part in said:
+        assert part in text, f"{part!r} is not in the failure:\n{text}"
+    with pytest.raises(pytest.fail.Exception):
+        test_rule_case(case.path, None)
+
+
+REFUSED_CASE = """[case]
+id = "ambon-10.0-x"
+rule = "10.0"
+title = "t"
+source = "s"
+side = "japanese"
+[position]
+turn = 3
+phase = "japanese-bombardment"
+positions = {{ "3.D" = "1407", "NEI-2.B" = "1708" }}
+[orders]
+[[orders.order]]
+bombard = "3.D"
+target = "NEI-2.B"
+[expect]
+error = "out of its range"
+{expect}
+"""
+
+
+@pytest.mark.parametrize("expect, said", [
+    ('error_rule = "10.0"\nunchanged = true\npositions = { "NEI-2.B" = "1708" }\nphase = "japanese-bombardment"', ""),
+    ('error_rule = "11.0"', "expect.error_rule: the refusal cites '10.0', not '11.0'"),
+    ('unchanged = true\npositions = { "NEI-2.B" = "1608" }', "expect.positions.NEI-2.B: expected '1608'"),
+])
+def test_a_refusal_checks_its_rule_and_the_position_as_it_stands(tmp_path: Path, expect: str, said: str) -> None:
+    path = tmp_path / "ambon" / "ambon-10.0-x.toml"
+    path.parent.mkdir()
+    path.write_text(REFUSED_CASE.format(expect=expect), encoding="utf-8")
+    case = load_case(path)
+    outcome = run_case(case)
+    assert outcome.error is not None and outcome.changed == ""
+    faults = check(case, outcome)
+    assert (said in "\n".join(faults)) if said else faults == [], faults
+
+
+def test_unchanged_fails_when_a_refusal_altered_the_position(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """expect.unchanged catches a referee path that alters the state in place before refusing."""
+    path = tmp_path / "ambon" / "ambon-10.0-x.toml"
+    path.parent.mkdir()
+    path.write_text(REFUSED_CASE.format(expect='error_rule = "10.0"\nunchanged = true'), encoding="utf-8")
+
+    def altering(game: Any, state: Any, *args: Any, **kwargs: Any) -> Any:
+        object.__setattr__(state, "turn", state.turn + 1)  # a frozen dataclass, altered behind its back
+        raise illegal("10.0", "NEI-2.B is out of its range")
+
+    monkeypatch.setattr(referee, "adjudicate", altering)
+    case = load_case(path)
+    faults = check(case, run_case(case))
+    assert any("expect.unchanged" in f and "altered in place" in f for f in faults), faults
 
 
 MOVE_CASE = """[case]
@@ -465,6 +777,9 @@ if __name__ == "__main__":  # print what a case does: its events, its expectatio
         one = load_case(Path(name))
         got = run_case(one)
         print(f"== {one.id} ({one.rule}): {one.title}")
-        print("\n".join(got.events) if got.error is None else f"refused: {type(got.error).__name__}: {got.error}")
+        if got.error is not None:
+            print(f"refused: {type(got.error).__name__} ({got.error.rule}): {got.error}")
+        for sentence, (_, data) in zip(got.events, got.data, strict=True):
+            print(sentence + (f"\n    data: {_shown(data)}" if data else ""))
         for fault in check(one, got):
             print("FAULT", fault)
