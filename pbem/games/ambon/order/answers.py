@@ -49,13 +49,14 @@ class Support(Kind):
         from pbem.games.ambon import battle, landing
 
         data = game.data
-        lc, b = context.get("landing"), context.get("battle")
+        lc = context.get("landing")
         if lc is not None:
             where = data.lanes[lc.lane].target
             options = landing.supporting_hqs(data, state, ALLIED, where) + ["none"]
             out.notes.append(f"11.1 HQ support for the defence of {where} against the landing: support = one of "
                              f"{', '.join(options)}, target = \"{where}\"  (left out: no support)")
         else:
+            b = context["battle"]
             where = b.target
             options = battle.support_options(data, state, b) + ["none"]
             out.notes.append(f"11.1 HQ support for the defence of {where}: support = one of {', '.join(options)}"

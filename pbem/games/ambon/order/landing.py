@@ -4,10 +4,10 @@ resolves them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
 from pbem.engine.machine import Event, Ordered
-from pbem.games.ambon.order.base import Parts, PhaseOrder
+from pbem.games.ambon.order.base import Form, Parts, PhaseOrder
 from pbem.games.ambon.sequence import Phase
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ class Land(PhaseOrder):
 
     verb = "land"
     types = ("land",)
-    forms = (('land = "fw-laha"  /  postpone = "fw-liang"', "Japanese Landing Phase", "6.0"),)
+    forms: ClassVar[tuple[Form, ...]] = (('land = "fw-laha"  /  postpone = "fw-liang"', "Japanese Landing Phase", "6.0"),)
     rules = ("6.0",)
 
     def parse(self, data: "AmbonData", side: str, order: Mapping[str, Any], where: str, parts: Parts) -> None:
