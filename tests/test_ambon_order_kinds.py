@@ -15,7 +15,7 @@ from pbem.engine import contract
 from pbem.engine.machine import Ordered
 from pbem.errors import IllegalOrderError, InputError, PbemError
 from pbem.games.ambon import GAME, handlers
-from pbem.games.ambon.order import BY_TYPE, FORMS, KINDS, STANDING, Kind, kind, typed
+from pbem.games.ambon.order import BY_TYPE, FORMS, KINDS, STANDING, Kind, kind, typed, typed_help
 from pbem.games.ambon.order.base import PhaseOrder
 from pbem.games.ambon.orders import ORDER_FORMS, VERBS
 from pbem.games.ambon.solo import parse_line
@@ -33,6 +33,11 @@ def _written(verb: str) -> bool:
     return any(form.split(" = ", 1)[0] == verb for row, _, _ in FORMS for form in row.split("  /  "))
 
 
+def _typed(verb: str) -> bool:
+    """Whether solo play's help shows a typed line of ``verb``."""
+    return any(seg.split()[0] == verb for line in typed_help().splitlines() for seg in line.split(" | "))
+
+
 def _parsed(doc: dict, side: str):
     return GAME.parse_orders(contract.drawn(GAME, doc, side, random.Random(3)), side)
 
@@ -45,6 +50,7 @@ def test_every_order_kind_is_registered_with_syntax_legality_effect_and_template
     for verb, k in {**KINDS, STANDING.verb: STANDING}.items():
         assert k.verb == verb and k.rules, verb
         assert _overrides(k, "parse") and _overrides(k, "offer"), verb  # syntax; template
+        assert _typed(verb), verb  # its typed line, in solo play's help
         if verb != STANDING.verb:
             assert verb in kind(verb).line(["x"]) or verb == "retreat" and "retreat" in k.line([]), verb
             assert _written(verb), verb

@@ -39,29 +39,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pbem.errors import PbemError, UsageError
+from pbem.games.ambon.order import typed, typed_help
 from pbem.match import session
 from pbem.protocol.keystore import Keystore
 
-HELP = """\
-orders, one per line (an empty line or 'done' ends the message; you are asked before it is signed):
-  setup historical                     Japanese: the scenario's setup (4.2); with --both, Allied too (the house draws the identities)
-  setup historical shuffle             Allied: the scenario's hexes, the identities drawn by your pbem (4.1)
-  setup historical X1=dummy ... M1=real ...   Allied: ... and the identities you choose (sealed)
-  land fw-laha | postpone fw-liang     6.0
-  move 3.A: 1410 1509 | move 3.A to 1509   7.0 (a path, or the cheapest one there)
-  bombard 3.D NEI-2.B                  10.0
-  attack 1609 with 3.A 3.B [hq 228-HQ] 11.0 / 11.1
-  support NEI-HQ [1609] | support none 11.1 (the defender's HQ)
-  advance 3.A 3.B [1609] | advance     11.4 (nothing: stay)
-  losses NEI-2.B X2 [1609]             11.3 (your units, in the order they take the hits)
-  retreat [hit] [1609] [to 1708 1607]  11.3 (retreat, or refuse an r with an extra hit; where to)
-  place AUS-HQ 1215 | conceal X1 0713 [dummy] | mine M1 mine-1 [real]   4.1 (the identity is sealed)
-  wave fw-laha 3.A 3.B 3.C 3.D 228-HQ  4.2
-  second_wave 1:hitu-lama 2:laha 3:laha   14.2 (the note is sealed)
-  surrender yes|no                     3.2
-  reveal X3                            13.1 (a voluntary reveal of your own)
-  standing advance=always              standing instructions (hq-support, advance, retreat, retreat-to, losses, surrender)
-"""
+HELP = ("orders, one per line (an empty line or 'done' ends the message; you are asked before it is signed):\n"
+        + typed_help())  # each kind's typed lines (pbem.games.ambon.order)
 
 #: the solo loop's own commands, besides the orders of :data:`HELP`
 SOLO_COMMANDS = """\
@@ -76,8 +59,6 @@ def parse_line(line: str) -> dict[str, Any] | tuple[str, Any] | None:
     (or a ``[standing]`` entry, ``("standing", (name, value))``), made by
     the verb's own kind (:func:`pbem.games.ambon.order.typed`): the table
     is then parsed as a file's is, by the same kind, with the same errors."""
-    from pbem.games.ambon.order import typed
-
     return typed(line)
 
 

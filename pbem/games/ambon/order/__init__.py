@@ -44,11 +44,19 @@ BY_TYPE: dict[str, Kind] = {t: k for k in (STANDING, *KINDS.values()) for t in k
 REFERENCE = ("place", "conceal", "mine", "wave", "second_wave", "setup", "land", "move", "bombard", "attack",
              "support", "losses", "retreat", "advance", "surrender", "reveal")
 FORMS: tuple[Form, ...] = tuple(form for verb in REFERENCE for form in KINDS[verb].forms)
+#: solo play's help of the typed lines, in this sequence of verbs (a kind's own lines in turn)
+TYPED = ("setup", "land", "move", "bombard", "attack", "support", "advance", "losses", "retreat", "place", "wave",
+         "second_wave", "surrender", "reveal", "standing")
 
 
 def kind(verb: str) -> Kind:
     """The kind of ``verb`` (``standing``: the ``[standing]`` table's)."""
     return STANDING if verb == STANDING.verb else KINDS[verb]
+
+
+def typed_help() -> str:
+    """Solo play's help of the typed lines, one a line (each kind's :attr:`~Kind.typed_forms`)."""
+    return "".join(f"  {line}\n" for verb in TYPED for line in kind(verb).typed_forms)
 
 
 def parse_order(data: "AmbonData", side: str, i: int, order: Any, parts: Parts) -> None:
@@ -101,4 +109,4 @@ def typed(line: str) -> dict[str, Any] | tuple[str, Any] | None:
     return {verb: " ".join(rest)}
 
 
-__all__ = ["BY_TYPE", "FORMS", "KINDS", "REFERENCE", "STANDING", "Kind", "Parts", "kind", "parse_order", "typed"]
+__all__ = ["BY_TYPE", "FORMS", "KINDS", "REFERENCE", "STANDING", "Kind", "Parts", "kind", "parse_order", "typed", "typed_help"]

@@ -28,6 +28,7 @@ class Support(Kind):
     types = ("support",)
     forms = (('support = "NEI-HQ"  target = "1609"', "the defender's HQ answer", "11.1"),)
     rules = ("11.1",)
+    typed_forms = ("support NEI-HQ [1609] | support none 11.1 (the defender's HQ)",)
 
     def line(self, words: list[str]) -> dict[str, Any]:  # support NEI-HQ [1609] | support none
         return {"support": words[0] if words else "", **({"target": words[1]} if len(words) > 1 else {})}
@@ -73,6 +74,7 @@ class Advance(Kind):
     types = ("advance",)
     forms = (('advance = ["3.A"]  target = "1609"', "the attacker's answer after combat", "11.4"),)
     rules = ("11.4",)
+    typed_forms = ('advance 3.A 3.B [1609] | advance     11.4 (nothing: stay)',)
     string_value = False
 
     def line(self, words: list[str]) -> dict[str, Any]:  # advance 3.A 3.B [1609] | advance
@@ -117,6 +119,7 @@ class Losses(Kind):
     types = ("losses",)
     forms = (('losses = ["NEI-2.B", "X3"]  target = "1609"', "the owner's answer after the die: who takes the hits", "11.3"),)
     rules = ("11.3",)
+    typed_forms = ('losses NEI-2.B X2 [1609]             11.3 (your units, in the order they take the hits)',)
     string_value = False
 
     def line(self, words: list[str]) -> dict[str, Any]:  # losses NEI-2.B X2 [1609]
@@ -163,6 +166,7 @@ class Retreat(Kind):
     types = ("retreat",)
     forms = (('retreat = "retreat"  to = "1708 1607"  target = "1609"', "the defender's answer to r / R (or \"hit\")", "11.3"),)
     rules = ("11.3", "14.3")
+    typed_forms = ('retreat [hit] [1609] [to 1708 1607]  11.3 (retreat, or refuse an r with an extra hit; where to)',)
 
     def line(self, words: list[str]) -> dict[str, Any]:
         """``retreat [hit] [1609] [to 1708 1607]``: the target before ``to``."""
@@ -240,6 +244,7 @@ class Surrender(Kind):
     types = ("surrender",)
     forms = (('surrender = "no"', "the Allies, at the start of turn 8", "3.2"),)
     rules = ("3.2",)
+    typed_forms = ('surrender yes|no                     3.2',)
 
     def parse(self, data: "AmbonData", side: str, order: Mapping[str, Any], where: str, parts: Parts) -> None:
         if order["surrender"] not in ("yes", "no"):

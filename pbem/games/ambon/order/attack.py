@@ -26,6 +26,7 @@ class Attack(PhaseOrder):
     types = ("attack",)
     forms = (('attack = "1609"  with = ["3.A", "3.B"]  hq = "228-HQ"', "your Combat Phase", "11.0, 11.1"),)
     rules = ("11.0", "11.1")
+    typed_forms = ('attack 1609 with 3.A 3.B [hq 228-HQ] 11.0 / 11.1',)
 
     def line(self, words: list[str]) -> dict[str, Any]:
         """``attack 1609 with 3.A 3.B [hq 228-HQ]``."""

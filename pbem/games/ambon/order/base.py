@@ -54,6 +54,8 @@ class Kind:
     types: ClassVar[tuple[str, ...]] = ()
     forms: ClassVar[tuple[Form, ...]] = ()
     rules: ClassVar[tuple[str, ...]] = ()
+    #: its lines in solo play's help: the typed forms of :meth:`line`, and their rules
+    typed_forms: ClassVar[tuple[str, ...]] = ()
     #: whether the verb's value must be a string (checked before :meth:`parse`)
     string_value: ClassVar[bool] = True
 

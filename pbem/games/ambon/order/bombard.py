@@ -26,6 +26,7 @@ class Bombard(Kind):
     types = ("bombard",)
     forms = (('bombard = "3.D"  target = "NEI-2.B"', "your Bombardment Phase (the defender's: 14.1)", "10.0, 14.1"),)
     rules = ("10.0", "14.1")
+    typed_forms = ('bombard 3.D NEI-2.B                  10.0',)
 
     def line(self, words: list[str]) -> dict[str, Any]:  # bombard 3.D NEI-2.B
         return {"bombard": words[0] if words else "", **({"target": words[1]} if len(words) > 1 else {})}

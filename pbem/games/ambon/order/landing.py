@@ -22,6 +22,7 @@ class Land(PhaseOrder):
     types = ("land",)
     forms: ClassVar[tuple[Form, ...]] = (('land = "fw-laha"  /  postpone = "fw-liang"', "Japanese Landing Phase", "6.0"),)
     rules = ("6.0",)
+    typed_forms = ('land fw-laha | postpone fw-liang     6.0',)
 
     def parse(self, data: "AmbonData", side: str, order: Mapping[str, Any], where: str, parts: Parts) -> None:
         parts.public.append({"type": self.verb, "box": order[self.verb]})

@@ -27,6 +27,7 @@ class Move(PhaseOrder):
     forms = (('move = "3.A: 1410 1509"', "your Movement Phase: the path", "7.0"),
              ('move = "3.A to 1509"  /  move = "3.A to Laha"', "your Movement Phase: the cheapest legal path", "7.0"))
     rules = ("7.0", "7.1", "7.2", "8.0")
+    typed_forms = ('move 3.A: 1410 1509 | move 3.A to 1509   7.0 (a path, or the cheapest one there)',)
 
     def line(self, words: list[str]) -> dict[str, Any]:
         """``move 3.A: 1410 1509`` or ``move 3.A 1410 1509`` (the path), ``move 3.A to 1509`` (the destination)."""

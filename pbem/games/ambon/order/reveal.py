@@ -21,6 +21,7 @@ class Reveal(Kind):
     verb = "reveal"
     forms = (('reveal = "X3"', "the owner, any time (voluntary)", "13.1"),)
     rules = ("13.1",)
+    typed_forms = ('reveal X3                            13.1 (a voluntary reveal of your own)',)
 
     def parse(self, data: "AmbonData", side: str, order: Mapping[str, Any], where: str, parts: Parts) -> None:
         parts.reveals.append(order["reveal"])

@@ -36,6 +36,7 @@ class Place(PhaseOrder):
     types = ("place",)
     forms = (('place = "AUS-HQ"  hex = "1215"', "Allied setup", "4.1"),)
     rules = ("4.1",)
+    typed_forms = ('place AUS-HQ 1215 | conceal X1 0713 [dummy] | mine M1 mine-1 [real]   4.1 (the identity is sealed)',)
 
     def line(self, words: list[str]) -> dict[str, Any]:  # place AUS-HQ 1215
         return _fields(self.verb, words, ("hex",))
@@ -134,6 +135,7 @@ class Wave(PhaseOrder):
     types = ("wave",)
     forms = (('wave = "fw-laha"  units = ["3.A", "3.B"]', "Japanese setup", "4.2"),)
     rules = ("4.2",)
+    typed_forms = ('wave fw-laha 3.A 3.B 3.C 3.D 228-HQ  4.2',)
 
     def line(self, words: list[str]) -> dict[str, Any]:  # wave fw-laha 3.A 3.B ...
         return {"wave": words[0] if words else "", **({"units": words[1:]} if words[1:] else {})}
@@ -170,6 +172,7 @@ class SecondWave(PhaseOrder):
     types = ("second-wave",)
     forms = (('second_wave = "1:hitu-lama 2:laha"', "Japanese setup, the sealed note (battalion:lane ...)", "14.2"),)
     rules = ("14.2",)
+    typed_forms = ('second_wave 1:hitu-lama 2:laha 3:laha   14.2 (the note is sealed)',)
     string_value = False
 
     def line(self, words: list[str]) -> dict[str, Any]:  # second_wave 1:hitu-lama 2:laha
@@ -221,6 +224,11 @@ class Setup(Kind):
              ('setup = "historical"  shuffle = true', "Allied setup: the scenario's, identities drawn by your pbem and sealed "
               "(or given: identities = { X1 = \"dummy\", ... }  mines = { M1 = \"real\", ... })", "4.1"))
     rules = ("4.1", "4.2")
+    typed_forms = (
+        "setup historical                     Japanese: the scenario's setup (4.2); with --both, Allied too (the house draws the identities)",
+        "setup historical shuffle             Allied: the scenario's hexes, the identities drawn by your pbem (4.1)",
+        'setup historical X1=dummy ... M1=real ...   Allied: ... and the identities you choose (sealed)',
+    )
     #: the kinds of the orders it stands for
     expands = ("place", "conceal", "mine", "wave")
 

@@ -65,6 +65,7 @@ class Standing(Kind):
     verb = "standing"
     types = ("standing",)
     rules = ("11.1", "11.3", "11.4", "3.2")
+    typed_forms = ('standing advance=always              standing instructions (hq-support, advance, retreat, retreat-to, losses, surrender)',)
     string_value = False
 
     def line(self, words: list[str]) -> dict[str, Any]:
