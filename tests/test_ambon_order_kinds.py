@@ -221,3 +221,16 @@ def test_11_0_the_template_offers_each_kind_from_the_kind():
         KINDS[verb].offer(GAME, state, JAPANESE, out)
         mine = [s for s in out.sections if s.title.startswith(title)]
         assert mine and all(any(s.title == m.title and s.notes == m.notes for s in whole.sections) for m in mine), verb
+
+
+def test_7_0_10_0_11_0_the_tables_the_bots_build_are_the_kinds_own():
+    """7.0, 10.0, 11.0: the house player's and the simple bot's move,
+    bombardment and attack tables come from the kind, the same a file or a
+    typed line gives."""
+    from pbem.games.ambon.order.attack import Attack
+    from pbem.games.ambon.order.bombard import Bombard
+    from pbem.games.ambon.order.move import Move
+
+    assert Move.along("3.A", ["1410", "1509"]) == parse_line("move 3.A 1410 1509") == _file('move = "3.A: 1410 1509"')["order"][0]
+    assert Bombard.at("3.D", "NEI-2.B") == parse_line("bombard 3.D NEI-2.B")
+    assert Attack.on("1609", ["3.A", "3.B"]) == parse_line("attack 1609 with 3.A 3.B")

@@ -28,6 +28,11 @@ class Attack(PhaseOrder):
     rules = ("11.0", "11.1")
     typed_forms = ('attack 1609 with 3.A 3.B [hq 228-HQ] 11.0 / 11.1',)
 
+    @staticmethod
+    def on(where: str, units: list[str]) -> dict[str, Any]:
+        """The table of an attack on the hex ``where`` by ``units`` (an HQ's support added as ``hq``)."""
+        return {"attack": where, "with": list(units)}
+
     def line(self, words: list[str]) -> dict[str, Any]:
         """``attack 1609 with 3.A 3.B [hq 228-HQ]``."""
         order: dict[str, Any] = {"attack": words[0] if words else ""}

@@ -28,6 +28,11 @@ class Bombard(Kind):
     rules = ("10.0", "14.1")
     typed_forms = ('bombard 3.D NEI-2.B                  10.0',)
 
+    @staticmethod
+    def at(unit: str, target: str) -> dict[str, Any]:
+        """The table of ``unit``'s bombardment of the enemy unit ``target``."""
+        return {"bombard": unit, "target": target}
+
     def line(self, words: list[str]) -> dict[str, Any]:  # bombard 3.D NEI-2.B
         return {"bombard": words[0] if words else "", **({"target": words[1]} if len(words) > 1 else {})}
 

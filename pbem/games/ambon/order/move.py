@@ -29,6 +29,11 @@ class Move(PhaseOrder):
     rules = ("7.0", "7.1", "7.2", "8.0")
     typed_forms = ('move 3.A: 1410 1509 | move 3.A to 1509   7.0 (a path, or the cheapest one there)',)
 
+    @staticmethod
+    def along(unit: str, path: list[str]) -> dict[str, Any]:
+        """The table of ``unit``'s move along ``path`` (hex labels, from its hex): ``move = "3.A: 1410 1509"``."""
+        return {"move": f"{unit}: " + " ".join(path)}
+
     def line(self, words: list[str]) -> dict[str, Any]:
         """``move 3.A: 1410 1509`` or ``move 3.A 1410 1509`` (the path), ``move 3.A to 1509`` (the destination)."""
         if len(words) < 2 or ":" in " ".join(words) or words[1] == "to":
