@@ -20,6 +20,10 @@
 
 The player's own sealed values appear marked ``[only you see this]``: the
 template is for the player only.
+
+What the template offers for each order kind is the kind's own
+(:meth:`pbem.games.ambon.order.base.Kind.offer`); this module lays the
+kinds' parts out in the sequence of play.
 """
 
 from __future__ import annotations
@@ -28,8 +32,7 @@ from typing import Any, Mapping
 
 from pbem.engine.machine import Opened
 from pbem.errors import PbemError
-from pbem.games.ambon import battle, landing, sequence, setup
-from pbem.games.ambon import order
+from pbem.games.ambon import battle, landing, order, sequence, setup
 from pbem.games.ambon.bot import STANDING, AmbonBot
 from pbem.games.ambon.order import KINDS
 from pbem.games.ambon.order.base import Decisions
