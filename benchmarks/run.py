@@ -370,7 +370,7 @@ def scaling(hex_sizes: list[int], unit_sizes: list[int], runs: int, budget: floa
             supply.supplied_hexes(data, state)
 
         def phase() -> None:
-            # what handlers._move does for each order of a movement phase:
+            # what order.move.Move.effect does for each order of a movement phase:
             # the cost callback of the current state, the path checked,
             # the piece moved hex by hex in the state
             s = state
@@ -755,7 +755,7 @@ def report(command: str, seconds: float) -> str:
                 "reachable sets cost less per unit there: their exponent along the",
                 "diagonal overstates the growth; the units-alone line on the 10^4-hex map",
                 "is the clean one.  The Ambon movement phase is the game's own loop",
-                "(`handlers._move` for every order).",
+                "(`order.move.Move.effect` for every order).",
                 "",
             ]
         if section == "long":

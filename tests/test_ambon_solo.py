@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from pbem.errors import UsageError
+from pbem.errors import InputError, UsageError
 from pbem.games.ambon.bot import AmbonBot, HouseBot
 from pbem.games.ambon.solo import SETTINGS, Solo, parse_line
 from pbem.match import session
@@ -381,6 +381,26 @@ def test_a_refused_line_names_its_rule_and_is_not_kept(tmp_path):
     assert "5.0" in refused[2] or "7" in refused[2]
     mine = session.load(where / "game" / "mine", ME)
     assert len(mine.transcript.messages[1].body["orders"]) > 20  # only the accepted setup was sent
+
+
+def test_4_1_a_refused_line_says_what_the_same_mistake_in_a_file_would(tmp_path):
+    """4.1: a typed line is parsed as a file's [[order]] table, by the same
+    kind: the loop refuses a mistaken line with the file's own error."""
+    import tomllib
+
+    where = tmp_path / "solo"
+    game = solo(where, "allied", setup={"allied": ["place AUS-HQ", "conceal X1 0913 spy", ALLIED_A]}, stop_after=1)
+    with pytest.raises(SystemExit):
+        game.run()
+    refused = [line for line in game.out if line.startswith("not accepted")]
+    expected = []
+    for table in ('place = "AUS-HQ"', 'conceal = "X1"\nhex = "0913"\nis = "spy"'):
+        with pytest.raises(InputError) as err:  # the file's refusal
+            game_of_files = session.load(where / "game" / "mine", ME).game
+            game_of_files.parse_orders(tomllib.loads("[[order]]\n" + table), "allied")
+        expected.append(f"not accepted: {err.value}")
+    assert refused == expected
+    assert refused[0] == "not accepted: order 1 (place): missing field 'hex'"
 
 
 def test_resume_goes_on_from_the_files_with_the_side_and_level_remembered(tmp_path):

@@ -33,7 +33,7 @@ RULINGS_PATH = Path(__file__).parent / "data" / "rulings.toml"
 PLAYED: dict[str, tuple[str, ...]] = {
     "6.4": ("per-landing", "every-turn"),  # landing.sweep
     "6.5": ("entry", "landed"),  # entering.entered
-    "7.0": ("legs", "one-leg"),  # handlers._move
+    "7.0": ("legs", "one-leg"),  # order.move.Move.effect
     "11.2": ("clamp-then-shift", "shift-then-clamp"),  # combat.odds
     "11.3": ("per-unit", "per-stack"),  # results.stack_refusal, retreat.retreat_units
     "13.1": ("any", "detachment"),  # reveals.voluntary

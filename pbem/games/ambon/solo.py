@@ -39,29 +39,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pbem.errors import PbemError, UsageError
+from pbem.games.ambon.order import typed, typed_help
 from pbem.match import session
 from pbem.protocol.keystore import Keystore
 
-HELP = """\
-orders, one per line (an empty line or 'done' ends the message; you are asked before it is signed):
-  setup historical                     Japanese: the scenario's setup (4.2); with --both, Allied too (the house draws the identities)
-  setup historical shuffle             Allied: the scenario's hexes, the identities drawn by your pbem (4.1)
-  setup historical X1=dummy ... M1=real ...   Allied: ... and the identities you choose (sealed)
-  land fw-laha | postpone fw-liang     6.0
-  move 3.A: 1410 1509 | move 3.A to 1509   7.0 (a path, or the cheapest one there)
-  bombard 3.D NEI-2.B                  10.0
-  attack 1609 with 3.A 3.B [hq 228-HQ] 11.0 / 11.1
-  support NEI-HQ [1609] | support none 11.1 (the defender's HQ)
-  advance 3.A 3.B [1609] | advance     11.4 (nothing: stay)
-  losses NEI-2.B X2 [1609]             11.3 (your units, in the order they take the hits)
-  retreat [hit] [1609] [to 1708 1607]  11.3 (retreat, or refuse an r with an extra hit; where to)
-  place AUS-HQ 1215 | conceal X1 0713 [dummy] | mine M1 mine-1 [real]   4.1 (the identity is sealed)
-  wave fw-laha 3.A 3.B 3.C 3.D 228-HQ  4.2
-  second_wave 1:hitu-lama 2:laha 3:laha   14.2 (the note is sealed)
-  surrender yes|no                     3.2
-  reveal X3                            13.1 (a voluntary reveal of your own)
-  standing advance=always              standing instructions (hq-support, advance, retreat, retreat-to, losses, surrender)
-"""
+HELP = ("orders, one per line (an empty line or 'done' ends the message; you are asked before it is signed):\n"
+        + typed_help())  # each kind's typed lines (pbem.games.ambon.order)
 
 #: the solo loop's own commands, besides the orders of :data:`HELP`
 SOLO_COMMANDS = """\
@@ -72,93 +55,11 @@ SOLO_COMMANDS = """\
 """
 
 def parse_line(line: str) -> dict[str, Any] | tuple[str, Any] | None:
-    """One typed line -> an order table (or a standing instruction)."""
-    words = line.split()
-    if not words:
-        return None
-    verb, rest = words[0], words[1:]
-
-    def need(n: int) -> None:
-        if len(rest) < n:
-            raise UsageError(f"'{verb}' needs more: see 'help'")
-
-    if verb == "setup":  # setup historical [shuffle] [X1=dummy ... M1=real ...]
-        order: dict[str, Any] = {"setup": rest[0] if rest else "historical"}
-        for word in rest[1:]:
-            slot, eq, kind = word.partition("=")
-            if word == "shuffle":
-                order["shuffle"] = True
-            elif eq and slot[:1] in ("X", "M"):
-                order.setdefault("identities" if slot[:1] == "X" else "mines", {})[slot] = kind
-            else:
-                raise UsageError(f"setup: {word!r} is not 'shuffle' nor SLOT=IDENTITY (X1=dummy, M1=real)")
-        return order
-    if verb in ("land", "postpone"):
-        need(1)
-        return {verb: rest[0]}
-    if verb == "move":
-        need(2)
-        if ":" in line or rest[1] == "to":  # move 3.A: 1410 1509 | move 3.A to 1509
-            return {"move": " ".join(rest)}
-        return {"move": f"{rest[0]}: {' '.join(rest[1:])}"}
-    if verb == "bombard":
-        need(2)
-        return {"bombard": rest[0], "target": rest[1]}
-    if verb == "attack":
-        need(3)
-        if "with" not in rest:
-            raise UsageError("attack HEX with UNIT UNIT ... [hq HQ]")
-        target, after = rest[0], rest[rest.index("with") + 1:]
-        hq = ""
-        if "hq" in after:
-            hq = after[after.index("hq") + 1] if after.index("hq") + 1 < len(after) else ""
-            after = after[: after.index("hq")]
-        order = {"attack": target, "with": after}
-        if hq:
-            order["hq"] = hq
-        return order
-    if verb == "support":
-        need(1)
-        return {"support": rest[0], **({"target": rest[1]} if len(rest) > 1 else {})}
-    if verb == "advance":
-        hexes = [w for w in rest if w[:1].isdigit() and len(w) == 4]
-        return {"advance": [w for w in rest if w not in hexes], **({"target": hexes[0]} if hexes else {})}
-    if verb == "losses":  # losses NEI-2.B X2 [1609]
-        need(1)
-        hexes = [w for w in rest if w[:1].isdigit() and len(w) == 4]
-        return {"losses": [w for w in rest if w not in hexes], **({"target": hexes[-1]} if hexes else {})}
-    if verb == "retreat":  # retreat [hit] [1609] [to 1708 1607]: the target before "to"
-        answer = "hit" if rest[:1] == ["hit"] else "retreat"
-        rest = rest[1:] if rest[:1] in (["hit"], ["retreat"]) else rest
-        to = rest[rest.index("to") + 1:] if "to" in rest else []
-        hexes = [w for w in rest[: rest.index("to")] if w[:1].isdigit()] if "to" in rest else rest
-        return {"retreat": answer, **({"to": " ".join(to)} if to else {}), **({"target": hexes[0]} if hexes else {})}
-    if verb == "place":
-        need(2)
-        return {"place": rest[0], "hex": rest[1]}
-    if verb == "conceal":  # conceal X1 0713 [dummy|detachment]: the identity, sealed (--both: the house's)
-        need(2)
-        return {"conceal": rest[0], "hex": rest[1], **({"is": rest[2]} if len(rest) > 2 else {})}
-    if verb == "mine":  # mine M1 mine-1 [real|dummy]
-        need(2)
-        return {"mine": rest[0], "box": rest[1], **({"is": rest[2]} if len(rest) > 2 else {})}
-    if verb == "reveal":  # 13.1
-        need(1)
-        return {"reveal": rest[0]}
-    if verb == "second_wave":  # 14.2: second_wave 1:hitu-lama 2:laha 3:laha, the sealed note
-        need(1)
-        return {"second_wave": " ".join(rest)}
-    if verb == "wave":
-        need(2)
-        return {"wave": rest[0], "units": rest[1:]}
-    if verb == "surrender":
-        need(1)
-        return {"surrender": rest[0]}
-    if verb == "standing":
-        need(1)
-        key, _, value = " ".join(rest).partition("=")
-        return ("standing", (key.strip(), value.strip()))
-    raise UsageError(f"unknown order {verb!r}; type 'help'")
+    """One typed line -> the ``[[order]]`` table a file would hold for it
+    (or a ``[standing]`` entry, ``("standing", (name, value))``), made by
+    the verb's own kind (:func:`pbem.games.ambon.order.typed`): the table
+    is then parsed as a file's is, by the same kind, with the same errors."""
+    return typed(line)
 
 
 def prompt_orders(match: session.Match, ask: Callable[[str], str], say: Callable[[str], None]) -> dict[str, Any] | None:
@@ -680,17 +581,17 @@ class Solo:
         if parsed is None:  # a blank line (ask_orders takes one as the end of the message)
             raise UsageError("no order on this line; type 'help'")
         if not hidden:
-            for verb, kinds in (("conceal", "dummy or detachment"), ("mine", "real or dummy")):
-                if verb in parsed and "is" not in parsed:
-                    raise UsageError(f"4.1: {verb} {parsed[verb]} {parsed.get('hex') or parsed.get('box')}: say what "
+            for verb, place, kinds in (("conceal", "hex", "dummy or detachment"), ("mine", "box", "real or dummy")):
+                if verb in parsed and place in parsed and "is" not in parsed:  # (what a file's error names: is)
+                    raise UsageError(f"4.1: {verb} {parsed[verb]} {parsed[place]}: say what "
                                      f"it is, {kinds} (it is sealed: only you see it): "
-                                     f"{verb} {parsed[verb]} {parsed.get('hex') or parsed.get('box')} "
-                                     f"{kinds.split()[0]}", field=verb)
+                                     f"{verb} {parsed[verb]} {parsed[place]} "
+                                     f"{kinds.split()[0]}", field="is")
             if parsed.get("setup") == "historical" and match.me.side == "allied" and not (
                     parsed.get("shuffle") or parsed.get("identities") or parsed.get("mines")):
                 raise UsageError("4.1: the Allied identities are yours to choose: 'setup historical shuffle' (your "
                                  "pbem draws them) or 'setup historical X1=dummy ... M1=real ...' (you give them)",
-                                 field="setup")
+                                 field="identities")
         trial["order"].append(parsed)
         return dict(session.drawn(match, trial))  # shuffle drawn now, once: what is shown is what is sent
 

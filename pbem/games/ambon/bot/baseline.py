@@ -32,6 +32,9 @@ from pbem.engine.machine import DecisionDue, Ordered, Sealed
 from pbem.engine.paths import cheapest_path, reachable
 from pbem.errors import PbemError
 from pbem.games.ambon import bombardment, combat, movement, orders
+from pbem.games.ambon.order.attack import Attack
+from pbem.games.ambon.order.bombard import Bombard
+from pbem.games.ambon.order.move import Move
 from pbem.games.ambon.state import (
     A_BOMBARDMENT,
     A_COMBAT,
@@ -255,7 +258,7 @@ class AmbonBot:
             path = cheapest_path(here, best, cost, allowance=left)
             if path is None:
                 return None
-            return {"move": f"{piece.id}: " + " ".join(gmap.label(h) for h in path.hexes)}
+            return Move.along(piece.id, [gmap.label(h) for h in path.hexes])
 
         def generate(current: AmbonState):
             for piece_id in sorted(p.id for p in current.on_map(side)):
@@ -271,7 +274,7 @@ class AmbonBot:
                         bombardment.check_bombardment(self.data, current, unit.id, target.id)
                     except PbemError:
                         continue
-                    yield {"bombard": unit.id, "target": target.id}
+                    yield Bombard.at(unit.id, target.id)
                     break
 
         return lambda current: list(generate(current))
@@ -293,7 +296,7 @@ class AmbonBot:
                 if not attackers or all(self.data.spec(d).hq for d in defenders):
                     if attackers and defenders:
                         used.add(attackers[0].id)
-                        yield {"attack": where, "with": [attackers[0].id]}
+                        yield Attack.on(where, [attackers[0].id])
                     continue
                 if self.rng is not None and len(attackers) > 1 and self.rng.random() < 0.3:
                     attackers = self.rng.sample(attackers, self.rng.randint(1, len(attackers) - 1))
@@ -301,7 +304,7 @@ class AmbonBot:
                 defence = combat.defence_strength(self.data, current, defenders)
                 if defence and attack / defence >= least:
                     used.update(p.id for p in attackers)
-                    order = {"attack": where, "with": [p.id for p in attackers]}
+                    order = Attack.on(where, [p.id for p in attackers])
                     if self.rng is None:
                         yield order
                         continue
@@ -465,7 +468,7 @@ class AmbonBot:
             for unit in bombardment.artillery_units(self.data, current, side):
                 targets = sorted(current.on_map(other(side)), key=lambda p: p.id)
                 self._rng.shuffle(targets)
-                yield [{"bombard": unit.id, "target": t.id} for t in targets]
+                yield [Bombard.at(unit.id, t.id) for t in targets]
 
         return lambda current: list(generate(current))
 

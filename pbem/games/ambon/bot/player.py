@@ -21,6 +21,9 @@ from pbem.engine.paths import cheapest_path, reachable
 from pbem.games.ambon import movement, orders, victory
 from pbem.games.ambon.bot import evaluate, search
 from pbem.games.ambon.bot.baseline import AmbonBot, _decision_target
+from pbem.games.ambon.order.attack import Attack
+from pbem.games.ambon.order.bombard import Bombard
+from pbem.games.ambon.order.move import Move
 from pbem.games.ambon.state import (
     A_BOMBARDMENT,
     A_COMBAT,
@@ -346,7 +349,7 @@ class Player(AmbonBot):
             path = cheapest_path(here, best, cost, allowance=left)
             if path is None:
                 return None
-            return {"move": f"{piece.id}: " + " ".join(gmap.label(h) for h in path.hexes)}
+            return Move.along(piece.id, [gmap.label(h) for h in path.hexes])
 
         claims: dict[Any, int] = {}  # goal -> units already sent its way this phase
 
@@ -393,7 +396,7 @@ class Player(AmbonBot):
             path = cheapest_path(gmap.hex(piece.where), bh, cost, allowance=left)
             if path is None or any(h in jzoc for h in path.hexes[1:-1]):
                 continue
-            return {"move": f"{piece.id}: " + " ".join(gmap.label(h) for h in path.hexes)}
+            return Move.along(piece.id, [gmap.label(h) for h in path.hexes])
         return None
 
     def _hq_hex(self, state: AmbonState, side: str, piece: Any, options: dict[Any, int]) -> Any:
@@ -465,7 +468,7 @@ class Player(AmbonBot):
 
         targets = [t for t in state.on_map(other(side)) if gmap.hex(t.where).distance(here) <= reach
                    and not data.spec(t).hq and not t.disrupted]
-        return [{"bombard": unit.id, "target": t.id} for t in sorted(targets, key=score)]
+        return [Bombard.at(unit.id, t.id) for t in sorted(targets, key=score)]
 
     def _defensive(self, side: str):
         """14.1: in the enemy's Combat Phase, once its combats are declared,
@@ -482,7 +485,7 @@ class Player(AmbonBot):
                 here = gmap.hex(unit.where)
                 targets = sorted((current.piece(u) for u in attackers),
                                  key=lambda t: (-float(self.data.spec(t).combat), t.disrupted, t.id))
-                yield [{"bombard": unit.id, "target": t.id} for t in targets
+                yield [Bombard.at(unit.id, t.id) for t in targets
                        if gmap.hex(t.where).distance(here) <= self.data.spec(unit).range]
 
         return lambda current: list(generate(current))
@@ -495,7 +498,7 @@ class Player(AmbonBot):
             plan = search.plan_attacks(self.data, current, side, self.level, threshold=THRESHOLD[side],
                                        p_dummy=p_dummy, aggression=AGGRESSION[side])
             for target, units, hq in plan:
-                order = {"attack": target, "with": list(units)}
+                order = Attack.on(target, list(units))
                 yield [{**order, "hq": hq}, order] if hq else order
 
         return lambda current: list(generate(current))
