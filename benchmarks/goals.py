@@ -304,9 +304,12 @@ def _checkpoint(directory: Path, home: Path) -> None:
     session.load(directory, _identity(home))
 
 
-def build_dice_game(root: Path, count: int) -> DiceGame:
+def build_dice_game(root: Path, count: int, *, for_receive: bool = True,
+                    orders: dict[str, Any] | None = None) -> DiceGame:
     """A dice game of ``count`` messages (at least 4) between two fresh
-    keystores, four rolls a message, under ``root``.
+    keystores, four rolls a message (or ``orders``), under ``root``
+    (``for_receive``: with the copy ``receive`` runs in; else ``recv`` is
+    left unmade).
 
     Messages 0 and 1 are written by ``pbem new`` and ``join``'s functions,
     the last one by ``session.play`` and received with ``session.receive``
@@ -337,7 +340,7 @@ def build_dice_game(root: Path, count: int) -> DiceGame:
         side = "first" if seq % 2 == 0 else "second"
         other = "second" if side == "first" else "first"
         mine, theirs = matches[side], matches[other]
-        draft, result = session.compose(mine, ROLLS)
+        draft, result = session.compose(mine, ROLLS if orders is None else orders)
         text = message_summary(mine.game, result.transcript, seq, events_of(result, seq))
         mine.directory.write_message(seq, side, draft.armored(text))
         trial = theirs.transcript.extended(draft)
@@ -351,9 +354,10 @@ def build_dice_game(root: Path, count: int) -> DiceGame:
     waiting = "second" if mover == "first" else "first"
     incoming = session.play(dirs[mover], ids[mover], ROLLS).path  # keeps the mover's checkpoint
     # the player to move next, one message before (receive) and with all of them (the rest)
-    shutil.copytree(dirs[waiting], root / "recv" / "game")
-    shutil.copytree(homes[waiting], root / "recv" / "home", symlinks=True)
-    _checkpoint(root / "recv" / "game", root / "recv" / "home")
+    if for_receive:
+        shutil.copytree(dirs[waiting], root / "recv" / "game")
+        shutil.copytree(homes[waiting], root / "recv" / "home", symlinks=True)
+        _checkpoint(root / "recv" / "game", root / "recv" / "home")
     shutil.copytree(dirs[waiting], root / "look" / "game")
     shutil.copytree(homes[waiting], root / "look" / "home", symlinks=True)
     session.receive(root / "look" / "game", [incoming], _identity(root / "look" / "home"))
