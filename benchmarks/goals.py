@@ -268,6 +268,8 @@ class DiceGame:
 
     def scenes(self) -> dict[str, Scene]:
         """One scene per everyday command; receive and play put back after each run."""
+        if not self.recv.exists():
+            raise ValueError("built without the copy receive runs in (for_receive=False)")
         orders = self.root / "orders.toml"
         orders.write_text(ROLLS_TOML)
         play = self.root / "play"
