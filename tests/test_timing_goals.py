@@ -9,7 +9,10 @@ makes it cost more.  The command and its reference take turns, round after
 round, so both meet the same machine, and each is judged by its least CPU
 time: noise only ever adds time, so the minimum of several interleaved runs
 is the figure least moved by it.  The goals are checked as stated, with no
-margin.
+margin: on a 2-core machine at load 10, four trials of 9 rounds gave
+``pbem --help`` 1.12-1.34x ``import click``, a warm show 0.76-1.10x
+``import click, rich.console`` and the 2,000-message show 1.50-1.70x the
+50-message one, each clear of its goal.
 
 What no longer holds today is marked ``xfail(strict=True)``: it turns into
 a failure the day the cost is cut, so the mark is removed then.
