@@ -688,6 +688,83 @@ def bot_games(root: Path, games: int) -> None:
                               "through the real loop:", "", *calumpit_house.run(games)])
 
 
+# --------------------------------------------------------------------------- 8. whole commands: the goals
+
+
+def timing_goals(root: Path, sizes: tuple[int, int], runs: int) -> None:
+    """Issue 29's goals, each on whole processes (benchmarks/goals.py): the
+    child's CPU time and its wall time, at a pseudo-terminal and in a pipe,
+    bytecode compiled and warm; ``runs`` interleaved rounds, the ratio of the
+    minima (the medians' in the note)."""
+    import goals
+
+    small, large = sizes
+    mode_names = {True: "terminal", False: "pipe"}
+    pycache = root / "pycache"
+    print(f"timing goals: dice games of {small} and {large} messages through the real protocol...", flush=True)
+    built = {n: goals.build_dice_game(root / f"dice-{n}", n) for n in sizes}
+    print("  built in " + ", ".join(f"{fmt_s(g.seconds)} ({n})" for n, g in built.items()), flush=True)
+    print("  the Ambon demo...", flush=True)
+    from pbem.app import demo
+
+    demo.run(root / "ambon", "ambon")
+    ambon, home = root / "ambon" / "kenji" / "game", root / "ambon" / "kenji" / "keystore"
+    extract = root / "ambon-extract"
+    done = subprocess.run(goals.pbem_command() + ["verify", str(ambon), "--extract", str(extract)],
+                          env=goals.child_env(pycache), capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"pbem verify --extract failed:\n{done.stdout}{done.stderr}")
+    keygen = goals.Batch([
+        (["ssh-keygen", "-Y", "verify", "-f", str(extract / "allowed_signers"), "-I", f"{side}@pbem",
+          "-n", "pbem-turn-v1", "-s", str(extract / f"{seq}.sig")], extract / f"{seq}.body")
+        for seq, side in (path.stem.split("-", 1) for path in sorted(ambon.glob("[0-9][0-9][0-9][0-9]-*.pbem")))
+    ])
+    messages = len(keygen.commands)
+
+    def note(t: goals.Times, ref: goals.Times) -> str:
+        return (f"median CPU {fmt_s(t.median_cpu)} vs {fmt_s(ref.median_cpu)} ({t.median_cpu / ref.median_cpu:.2f}); "
+                f"wall min {fmt_s(t.min_wall)} vs {fmt_s(ref.min_wall)} ({t.min_wall / ref.min_wall:.2f}), "
+                f"median {fmt_s(t.median_wall)} vs {fmt_s(ref.median_wall)} "
+                f"({t.median_wall / ref.median_wall:.2f})")
+
+    def row(name: str, t: goals.Times, ref_label: str, ref: goals.Times, goal: float) -> None:
+        ratio = t.min_cpu / ref.min_cpu
+        figure("goals", name, fmt_s(t.min_cpu), f"{ref_label} {fmt_s(ref.min_cpu)}", ratio, f"<= {goal}",
+               ratio <= goal, note(t, ref))
+
+    for tty in (True, False):
+        mode = mode_names[tty]
+        print(f"  {mode}: {runs} rounds", flush=True)
+        scenes: dict[str, goals.Scene | goals.Batch] = {
+            "help": goals.pbem_scene(["--help"]),
+            "click": goals.python_scene("import click"),
+            "show ambon": goals.pbem_scene(["show", str(ambon)], home),
+            "click rich": goals.python_scene("import click, rich.console"),
+            "verify ambon": goals.pbem_scene(["verify", str(ambon)]),
+            "ssh-keygen": keygen,
+        }
+        for n, game in built.items():
+            scenes.update({f"{command} {n}": scene for command, scene in game.scenes().items()})
+            scenes[f"verify {n}"] = goals.pbem_scene(["verify", str(game.look)])
+        # warm twice: the bytecode, then a show that finds the view the first one kept
+        times = goals.measure(scenes, runs, tty, pycache, warm=2)
+        for command in ("receive", "play", "show", "log", "orders", "status"):
+            row(f"`pbem {command}` ({mode}): {large:,} messages / {small}", times[f"{command} {large}"],
+                f"{small} messages", times[f"{command} {small}"], 1.2)
+        t_small, t_large = times[f"verify {small}"], times[f"verify {large}"]
+        per = (t_large.min_cpu - t_small.min_cpu) / (large - small)
+        per_median = (t_large.median_cpu - t_small.median_cpu) / (large - small)
+        figure("goals", f"`pbem verify` ({mode}): CPU a message, {small} to {large:,} messages", fmt_s(per),
+               "1.5 ms", per / 0.0015, "<= 1.5 ms", per <= 0.0015,
+               f"CPU min {fmt_s(t_small.min_cpu)} at {small}, {fmt_s(t_large.min_cpu)} at {large:,}; "
+               f"from the medians {fmt_s(per_median)} a message")
+        row(f"`pbem verify` of the Ambon demo ({mode}) / `ssh-keygen -Y verify` of each of its {messages} messages",
+            times["verify ambon"], f"{messages} ssh-keygen processes", times["ssh-keygen"], 0.6)
+        row(f"`pbem --help` ({mode})", times["help"], "`python -c 'import click'`", times["click"], 1.5)
+        row(f"warm `pbem show` of the Ambon demo ({mode})", times["show ambon"],
+            "`python -c 'import click, rich.console'`", times["click rich"], 1.5)
+
+
 # --------------------------------------------------------------------------- the report
 
 
@@ -724,6 +801,7 @@ def report(command: str, seconds: float) -> str:
         "long": "## Long games: a command works on what is new",
         "watch": "## `pbem watch`: the messages a player writes",
         "bot": "## The Ambon bot: whole games through the real protocol",
+        "goals": "## Whole commands: timing goals at a terminal and in a pipe",
     }
     for section, title in titles.items():
         rows = [f for f in FIGURES if f.section == section]
@@ -773,6 +851,8 @@ def report(command: str, seconds: float) -> str:
                 "no checkpoint: it replays everything, once.",
                 "",
             ]
+        if section == "goals":
+            lines += GOALS_READING
         if section == "bot" and BOT_TABLE:
             lines += BOT_TABLE + ["", "VP is the Japanese score (3.0). The bot: `docs/bot.md`; the games are",
                                   "played by `pbem/games/ambon/bot/arena.py`, seeds 0.. (the same each run).", ""]
@@ -795,6 +875,33 @@ def report(command: str, seconds: float) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+#: the sections ``--only`` rewrites alone, keeping the rest of the report: the title each starts with
+SPLICED = {"bot": "## The Ambon bot", "goals": "## Whole commands: timing goals"}
+
+GOALS_READING = [
+    "Reading these: each figure is a whole process as a user starts it (the",
+    "installed `pbem` script, bytecode compiled and warm), measured",
+    "`benchmarks/goals.py`'s way: the child's CPU time (user + system, from",
+    "`getrusage(RUSAGE_CHILDREN)` around it) and its wall time, at a",
+    "pseudo-terminal of 120x40 (Python's `pty` pair: the child's stdin, stdout",
+    "and stderr are the terminal, no `script` process in between, so the CPU",
+    "counted is pbem's alone) and with stdout on a pipe.  The rounds are",
+    "interleaved (every command takes its turn each round, so all see the same",
+    "machine); the ratio and verdict are of the minimum CPU times, the least",
+    "disturbed, with the medians and the wall times in the notes.  The dice",
+    "games are built through the real protocol with two keystores",
+    "(`goals.build_dice_game`); each everyday command runs as the player to",
+    "move with the replay checkpoint current, `receive` taking the opponent's",
+    "last message and `play` writing four rolls, each put back as it was",
+    "after every run (its new files removed, its keystore copied back), so",
+    "every run does the same work.  `show` is warm: the view the previous run",
+    "kept is current.  The `ssh-keygen` reference runs one `ssh-keygen -Y",
+    "verify` process per message file of the Ambon demo, on the bodies and",
+    "signatures `pbem verify --extract` wrote beforehand, their CPU times summed.",
+    "",
+]
 
 
 def splice_section(old: str, new: str, title: str) -> str:
@@ -820,7 +927,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and a smaller scaling grid")
     parser.add_argument("--out", default=str(ROOT / "docs" / "performance.md"), help="report file, or - for stdout")
-    parser.add_argument("--only", choices=["start-up", "verify", "scaling", "dice", "long", "watch", "bot"],
+    parser.add_argument("--only", choices=["start-up", "verify", "scaling", "dice", "long", "watch", "bot", "goals"],
                         help="run one section (with --out -: a quick look, not a report to keep)")
     args = parser.parse_args()
     started = time.perf_counter()
@@ -852,14 +959,16 @@ def main() -> None:
             watch_turns(Path(tmp) / "watch", 2 if args.quick else 6)
         if wanted("bot"):
             bot_games(Path(tmp) / "bot", 10 if args.quick else 50)
+        if wanted("goals"):
+            timing_goals(Path(tmp) / "goals", (50, 500) if args.quick else (50, 2000), 3 if args.quick else 7)
     command = "python benchmarks/run.py" + (" --quick" if args.quick else "")
     text = report(command, time.perf_counter() - started)
     if args.out == "-":
         print(text)
-    elif args.only == "bot" and Path(args.out).exists():  # one section: the rest of the report is kept as it is
+    elif args.only in SPLICED and Path(args.out).exists():  # one section: the rest of the report is kept as it is
         Path(args.out).write_text(splice_section(Path(args.out).read_text(encoding="utf-8"), text,
-                                                 "## The Ambon bot"), encoding="utf-8")
-        print(f"updated the bot section of {args.out}")
+                                                 SPLICED[args.only]), encoding="utf-8")
+        print(f"updated the {args.only} section of {args.out}")
     else:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"wrote {args.out}")
