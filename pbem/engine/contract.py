@@ -175,6 +175,25 @@ def declared_rulings(game: Any, options: Mapping[str, Any]) -> tuple[Ruling, ...
 
 
 @runtime_checkable
+class Terms(Protocol):
+    """A game whose message 0 pins more than one set of rules or names its
+    own sides (the dice game: the dice rules of its ``module_version``, the
+    sides of ``options.sides``).  ``for_terms(version, options)`` is the game
+    a message 0 pinning ``module_version = version`` and ``options`` is
+    played with: its ``version``, ``sides`` and ``ruleset_files()`` are
+    those the proposal pins (the game itself for a version it does not know,
+    which the caller then refuses); malformed options are an
+    :class:`~pbem.errors.InputError` naming the field."""
+
+    def for_terms(self, version: str, options: Mapping[str, Any]) -> Any: ...
+
+
+def game_for_terms(game: Any, version: str, options: Mapping[str, Any]) -> Any:
+    """``game`` as a message 0 pinning ``version`` and ``options`` plays it (itself without :class:`Terms`)."""
+    return game.for_terms(version, options) if isinstance(game, Terms) else game
+
+
+@runtime_checkable
 class Draws(Protocol):
     """Orders that leave a choice to the player's own randomness (Ambon's
     ``shuffle = true`` for the 4.1 identities).  The owner's client draws

@@ -68,7 +68,7 @@ def _game_for(transcript: Transcript, data: Iterable[str | Path] = ()) -> Any:
     from pbem.match import datasets
 
     setup = transcript.setup
-    game = games.get(setup["module"])
+    game = contract.game_for_terms(games.get(setup["module"]), setup["module_version"], setup["options"])
     if setup["module_version"] != game.version:
         raise IntegrityError(
             f"message 0000 pins {setup['module']} version {setup['module_version']}, this pbem has {game.version}"
@@ -469,6 +469,7 @@ def new_game(
 
     game = datasets.build(game_name, data, local=True)  # the proposer's own choice of game
     game_name = games.registered_name(game_name)  # pinned by name, so the opponent's pbem loads it by name
+    game = contract.game_for_terms(game, game.version, dict(options or {}))  # e.g. the sides options name
     if side not in game.sides:
         raise UsageError(f"--as {side!r}: {game_name} has sides {', '.join(game.sides)}")
     if opponent.fingerprint == identity.public.fingerprint:
