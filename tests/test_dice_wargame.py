@@ -155,6 +155,8 @@ def test_6_5_named_sides_through_the_cli(players, tmp_path):
     r = a.run("log", a.game, "--json")
     data = json.loads(r.output)
     assert any("german rolled 4d6kh3 for 'assault'" in json.dumps(e) for e in data["events"])
+    (declared,) = data["declared_rolls"]
+    assert declared["by"] == "german" and declared["shown"].startswith("4d6kh3: ") and " (dropped " in declared["shown"]
     r = a.run("show", a.game, "--json")
     assert json.loads(r.output)["view"]["sides"] == ["german", "soviet"]
     r = a.run("show", a.game)
@@ -259,3 +261,27 @@ def test_completion_of_commands_is_clicks_own():
 def test_6_5_a_game_object_refuses_options_naming_other_sides():
     with pytest.raises(InputError, match="played by first, second"):
         DiceGame().initial_state({"sides": ["a", "b"]})
+
+
+# --------------------------------------------------------------------------- 6.5: the log table of the wargame dice
+
+
+def test_6_5_the_log_table_shows_kept_and_dropped_dice_and_d66_results(tmp_path, ann, bob, monkeypatch):
+    """The Rolls table writes a kept roll's dice with the dropped ones marked,
+    and a d66 or d% as the number read from its two dice, not their sum."""
+    from click.testing import CliRunner
+
+    a, b = tmp_path / "ann", tmp_path / "bob"
+    reply, _ = session.join_game(session.new_game(a, "dice", "first", bob.public, ann), b, bob)
+    session.receive(a, [reply], ann)
+    rolls = [{"type": "roll", "dice": d, "note": ""} for d in ("d66", "d%", "5d6kh2", "2d6")]
+    session.receive(b, [session.play(a, ann, {"order": rolls}).path], bob)
+    session.receive(a, [session.play(b, bob, {}).path], ann)
+    state = session.load(a, ann).replay.state
+    d66, percent, kept, plain = state.rolls
+    r = CliRunner().invoke(main, ["log", str(a), "--spectator"], env={"COLUMNS": "200", "PBEM_HOME": str(tmp_path / "h")})
+    assert r.exit_code == 0, r.output
+    table = r.output[r.output.index("Rolls"):]
+    assert f"d66: {d66.total} " in table and f"d%: {percent.total} " in table
+    assert f"5d6kh2: {kept.expression.shown(list(kept.values))} " in table and "(dropped " in table
+    assert f"2d6: {plain.values[0][0]} + {plain.values[0][1]} = {plain.total}" in table  # a plain roll as before

@@ -276,7 +276,11 @@ class DescribesRolls(Protocol):
     ``modifiers``   ``[(why, value), ...]`` added to the dice, ``why`` the rule
                     or ``""`` (default none);
     ``total``       what the game computes, once the roll's last group is
-                    rolled (default none: the values are read one by one),
+                    rolled (default none: the values are read one by one);
+    ``shown``       the result as the game writes it, once the roll's last
+                    group is rolled: ``"6 + 2 + 5 (dropped 1) = 13"`` for a
+                    roll whose dice are not simply summed (default: the dice
+                    and modifiers summed),
 
     or None: the group is a roll of its own, read value by value.
     """

@@ -38,7 +38,7 @@ from pbem.engine.history import History
 from pbem.engine.later import dice_due, match_roll
 from pbem.engine.orders import typed_orders
 from pbem.errors import InputError
-from pbem.games.dice.expression import CURRENT, RULES, DiceExpression
+from pbem.games.dice.expression import CURRENT, PLAIN, RULES, DiceExpression
 
 MAX_NOTE = 200
 DEFAULT_SIDES = ("first", "second")
@@ -328,7 +328,9 @@ class DiceGame(notes.EndedByOrder, Dispatching):
                       events: Sequence[Event] = ()) -> dict[str, Any] | None:
         """The declared roll a dice group ``ROLL/TERM`` is a term of
         (:class:`pbem.engine.contract.DescribesRolls`): ``1d20+1d4-2`` is two
-        groups and a modifier; its total once its last group is rolled."""
+        groups and a modifier; its total once its last group is rolled, and
+        for a roll not simply summed (a d66, a d%, a kept term) the result as
+        the events write it, dropped dice marked: ``6 + 2 + 5 (dropped 1) = 13``."""
         found = _pending_term(state.pending, due.label)
         if found is None:
             return None
@@ -340,7 +342,10 @@ class DiceGame(notes.EndedByOrder, Dispatching):
         if values is not None:
             rolled = roll.values[:t] + (tuple(values),) + roll.values[t + 1 :]
             if all(v is not None for v in rolled):
-                described["total"] = expr.total([v for v in rolled if v is not None])
+                known = [v for v in rolled if v is not None]
+                described["total"] = expr.total(known)
+                if any(term.kind != PLAIN or term.keep for term in expr.terms):  # not simply its dice summed
+                    described["shown"] = expr.shown(known)
         return described
 
     def orders_template(self, state: DiceState, side: str, secrets: Mapping[str, str]) -> Any:
