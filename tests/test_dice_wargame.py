@@ -12,7 +12,7 @@ from click.shell_completion import ShellComplete
 
 from conftest import exchange, last_line
 from pbem.cli import main
-from pbem.errors import IllegalOrderError, InputError
+from pbem.errors import IllegalOrderError, InputError, IntegrityError
 from pbem.games.dice.expression import D66, PERCENTILE, PLAIN, DiceExpression, DiceTerm
 from pbem.games.dice.game import DiceGame, side_names
 from pbem.match import session
@@ -189,8 +189,12 @@ def test_6_5_a_message_0_whose_keys_are_not_its_named_sides_is_refused(tmp_path,
     body = dict(msg.body)
     body["setup"] = {**body["setup"], "options": {"sides": ["german", "russian"]}}
     forged = sign_body(ann, body)
-    with pytest.raises(Exception, match="sides"):
+    with pytest.raises(IntegrityError, match="names the sides german, soviet; the dice game's are german, russian"):
         session._game_for(session.build_transcript([forged]))
+    body["setup"] = {**body["setup"], "options": {"sides": ["german"]}}
+    with pytest.raises(InputError, match="options.sides") as info:
+        session._game_for(session.build_transcript([sign_body(ann, body)]))
+    assert info.value.field == "sides"
 
 
 # --------------------------------------------------------------------------- dice.roll: the confirmation before an empty message
