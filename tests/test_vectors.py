@@ -27,6 +27,7 @@ import hmac
 import json
 import re
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -528,8 +529,11 @@ class IndGame:
             ind_key_line(line)
             self.keys[side] = ind_fingerprint(line)
         need(len({fp for fp, _ in self.keys.values()}) == 2, "§3.3: both sides name one key")
-        if setup["module"] in SHIPPED_SIDES:
-            need(set(self.keys) == SHIPPED_SIDES[setup["module"]], "§3.4: not the game's sides")
+        sides = SHIPPED_SIDES.get(setup["module"])
+        if setup["module"] == "dice" and isinstance(setup["options"].get("sides"), list):
+            sides = set(setup["options"]["sides"])  # §3.4, §6.5: the sides message 0 names
+        if sides is not None:
+            need(set(self.keys) == sides, "§3.4: not the game's sides")
         self.proposer = body["side"]
 
     def _hidden(self, body: dict, side: str) -> None:
@@ -641,35 +645,86 @@ def ind_ruleset_files(module: str, module_version: str) -> list[tuple[str, bytes
 
 # --- §6.5: the dice game -------------------------------------------------------
 
-_ATOM = r"(?:[0-9]*[dD][0-9]+|[0-9]+)"
 _WS = r"[ \t\r\n\x0b\x0c]*"
-DICE_EXPRESSION = re.compile(rf"{_WS}[+-]?{_WS}{_ATOM}(?:{_WS}[+-]{_WS}{_ATOM})*{_WS}")
-DICE_TERM = re.compile(rf"([+-]?){_WS}(?:([0-9]*)[dD]([0-9]+)|([0-9]+))")
+# rules 1: dice = [digits] "d" digits; rules 2: dice = [digits] "d" (digits ["k" ("h" / "l") digits] / "%")
+_ATOMS = {"1": r"(?:[0-9]*[dD][0-9]+|[0-9]+)", "2": r"(?:[0-9]*[dD](?:%|[0-9]+(?:[kK][hHlL][0-9]+)?)|[0-9]+)"}
+DICE_EXPRESSIONS_BY_RULES = {rules: re.compile(rf"{_WS}[+-]?{_WS}{atom}(?:{_WS}[+-]{_WS}{atom})*{_WS}")
+                             for rules, atom in _ATOMS.items()}
+DICE_TERM = re.compile(rf"([+-]?){_WS}(?:([0-9]*)[dD](?:(%)|([0-9]+)(?:[kK]([hHlL])([0-9]+))?)|([0-9]+))")
 
 
-def ind_dice_expression(text: str) -> tuple[list[tuple[int, int, int]], int]:
-    """§6.5: ``([(sign, count, faces), ...], modifier)`` of a dice expression."""
+@dataclass
+class IndTerm:
+    """§6.5: one term -- its sign, count N, faces, kind and keep suffix."""
+
+    sign: int
+    count: int
+    faces: int
+    kind: str = "plain"  # "plain", "d66", "percentile"
+    keep: tuple[str, int] | None = None
+
+    def drawn(self) -> tuple[int, int]:
+        """(how many dice, of how many faces) the term draws: the table's 'dice drawn'."""
+        return {"plain": (self.count, self.faces), "d66": (2 * self.count, 6),
+                "percentile": (2 * self.count, 10)}[self.kind]
+
+    def results(self, v: list[int]) -> list[int]:
+        if self.kind == "plain":
+            return list(v)
+        if self.kind == "d66":
+            return [10 * v[2 * i] + v[2 * i + 1] for i in range(self.count)]
+        return [10 * (v[2 * i] % 10) + v[2 * i + 1] % 10 or 100 for i in range(self.count)]
+
+    def kept(self, v: list[int]) -> list[bool]:
+        r = self.results(v)
+        if self.keep is None:
+            return [True] * len(r)
+        how, k = self.keep
+        by = sorted(range(len(r)), key=lambda i: (-r[i], i) if how == "h" else (r[i], i))[:k]
+        return [i in by for i in range(len(r))]
+
+    def value(self, v: list[int]) -> int:
+        return sum(r for r, keep in zip(self.results(v), self.kept(v), strict=True) if keep)
+
+
+def ind_dice_expression(text: str, rules: str = "1") -> tuple[list[IndTerm], int]:
+    """§6.5: ``([term, ...], modifier)`` of a dice expression under dice rules ``rules``."""
+    need(rules in _ATOMS, f"§6.5: dice rules {rules!r} are neither 1 nor 2")
     need(isinstance(text, str) and 1 <= len(text) <= 100 and text.strip(" \t\r\n\x0b\x0c"),
          "§6.5: an expression has 1 to 100 characters, not only white space")
-    need(DICE_EXPRESSION.fullmatch(text), f"§6.5: {text!r} is not a dice expression")
+    need(DICE_EXPRESSIONS_BY_RULES[rules].fullmatch(text), f"§6.5: {text!r} is not a dice expression")
     terms, modifier = [], 0
-    for sign, count, faces, constant in DICE_TERM.findall(text):
+    for sign, count, percent, faces, keep_how, keep, constant in DICE_TERM.findall(text):
         sign = -1 if sign == "-" else 1
-        if faces:
-            count = int(count or "1")
-            need(1 <= count <= 100 and 2 <= int(faces) <= 1000, f"§6.5: {count}d{faces} is out of range")
-            terms.append((sign, count, int(faces)))
-        else:
+        if constant:
             need(int(constant) <= 1_000_000, f"§6.5: the constant {constant} is out of range")
             modifier += sign * int(constant)
+            continue
+        n, f = int(count or "1"), 100 if percent else int(faces)
+        need(1 <= n <= 100 and 2 <= f <= 1000, f"§6.5: {n}d{f} is out of range")
+        kind = "plain" if rules == "1" else {66: "d66", 100: "percentile"}.get(f, "plain")
+        term = IndTerm(sign, n, f, kind)
+        if keep_how:
+            need(kind == "plain", "§6.5: only a plain term keeps the highest or lowest")
+            need(1 <= int(keep) <= n, f"§6.5: keeps {keep} of {n}")
+            term.keep = (keep_how.lower(), int(keep))
+        terms.append(term)
     need(terms, f"§6.5: {text!r} rolls no dice")
-    need(sum(count for _, count, _ in terms) <= 100, f"§6.5: {text!r} rolls more than 100 dice")
+    need(sum(t.drawn()[0] for t in terms) <= 100, f"§6.5: {text!r} draws more than 100 dice")
     return terms, modifier
 
 
 def ind_dice_game(game: IndGame) -> list[dict]:
     """§6.5: a verified dice game replayed; every roll whose key is complete."""
     bodies, rolls, ending, over = game.bodies, [], None, False
+    setup = bodies[0]["setup"]
+    rules = setup["module_version"]
+    need(rules in ("1", "2"), f"§6.5: dice rules {rules!r}")
+    sides = setup["options"].get("sides", ["first", "second"])
+    need(isinstance(sides, list) and len(sides) == 2 and all(isinstance(s, str) and SIDE.fullmatch(s) for s in sides)
+         and sides[0].lower() != sides[1].lower(), "§6.5: options.sides")
+    need(set(game.keys) == set(sides), "§6.5: setup.keys are not the sides")
+    need(not setup["options"].get("rules"), "§6.5: the dice game has no optional rules")
     for m, body in enumerate(bodies):
         need(not over, "§6.5: the game is over")
         side = body["side"]
@@ -682,14 +737,14 @@ def ind_dice_game(game: IndGame) -> list[dict]:
                 continue
             need(set(order) == {"type", "dice", "note"} and order["type"] == "roll", f"§6.5 dice.orders: {order!r}")
             need(isinstance(order["dice"], str) and isinstance(order["note"], str), "§6.5 dice.roll: mistyped")
-            terms, modifier = ind_dice_expression(order["dice"])
+            terms, modifier = ind_dice_expression(order["dice"], rules)
             if m + 1 < len(bodies):  # keyed by D_m, complete once m+1 is here
                 digest = hashlib.sha256(game.raw[m]).digest()
                 key = ind_dice_key(body["game"], m, digest, h(body["chain"]), h(bodies[m + 1]["chain"]))
-                values = [IndStream(key, f"{m}.{index}/{t}").dice(count, faces)
-                          for t, (_, count, faces) in enumerate(terms)]
-                total = sum(s * sum(v) for (s, _, _), v in zip(terms, values, strict=False)) + modifier
-                rolls.append({"label": f"{m}.{index}", "key_seq": m, "values": values, "total": total})
+                values = [IndStream(key, f"{m}.{index}/{t}").dice(*term.drawn()) for t, term in enumerate(terms)]
+                total = sum(term.sign * term.value(v) for term, v in zip(terms, values, strict=True)) + modifier
+                rolls.append({"label": f"{m}.{index}", "key_seq": m, "values": values, "total": total,
+                              "results": [term.results(v) for term, v in zip(terms, values, strict=True)]})
         if "secret" in body:
             need(ending is not None, "§7.6: a secret while the game goes on")
         if ending is not None and ending != side:
@@ -1436,19 +1491,28 @@ DICE_EXPRESSIONS = [
 ]
 
 
-@pytest.mark.parametrize("text", DICE_EXPRESSIONS)
-def test_independent_dice_expressions_are_pbems(text):
-    """§6.5's grammar and bounds, against the dice game's own parser."""
+WARGAME_EXPRESSIONS = [
+    "d66", "D66", "2d66", "d66+1", "50d66", "51d66", "50d66+1d6", "02d066", "d%", "D%", "2d%", "d100", "3d100-1",
+    "50d%", "51d%", "4d6kh3", "4D6KH3", "4d6kl1", "2d20kh1+1d4", "1d6kh1", "4d6kh4", "4d6kh0", "4d6kh5", "d66kh1",
+    "2d%kl1", "2d100kh1", "d%kh1", "100d6kh50", "101d6kh1", "4d6k3", "4d6kx3", "4d6kh", "d%%", "d%1", "%", "4d6 kh3",
+]
+
+
+@pytest.mark.parametrize("rules", ["1", "2"])
+@pytest.mark.parametrize("text", DICE_EXPRESSIONS + WARGAME_EXPRESSIONS)
+def test_independent_dice_expressions_are_pbems(text, rules):
+    """§6.5's grammar and bounds under both dice rules, against the dice game's own parser."""
     from pbem.errors import InputError
     from pbem.games.dice.expression import DiceExpression
 
     try:
-        parsed = DiceExpression.parse(text)
-        theirs = ([(t.sign, t.count, t.sides) for t in parsed.terms], parsed.modifier)
+        parsed = DiceExpression.parse(text, rules=rules)
+        theirs = ([(t.sign, t.count, t.sides, t.kind, t.keep, (t.dice, t.die)) for t in parsed.terms], parsed.modifier)
     except InputError:
         theirs = None
     try:
-        ours = ind_dice_expression(text)
+        terms, modifier = ind_dice_expression(text, rules)
+        ours = ([(t.sign, t.count, t.faces, t.kind, t.keep, t.drawn()) for t in terms], modifier)
     except Refused:
         ours = None
     assert ours == theirs
@@ -1474,3 +1538,125 @@ def test_protocol_doc_lists_the_shipped_games():
         assert files == {name for name, _ in game.ruleset_files()}
     dice_hash = re.search(r"for version `1` it is\s+`([0-9a-f]{64})`", section).group(1)
     assert dice_hash == ind_ruleset(ind_ruleset_files("dice", "1")) == json.loads(EXAMPLE["bodies"][0])["setup"]["ruleset"]
+
+
+# --- §6.5: the wargamers' dice (rules 2) and the games played with rules 1 ----
+
+EXPRESSIONS = DICE["expressions"]["cases"]
+RULES_1_GAME = DICE["rules_1_game"]
+
+
+@pytest.mark.parametrize("case", EXPRESSIONS, ids=[f"rules{c['rules']}-{c['dice']}" for c in EXPRESSIONS])
+def test_pbem_6_5_dice_expression_vectors(case):
+    """§6.5: pbem's parser and substreams give each term's dice, results, kept marks and the total."""
+    from pbem.games.dice.expression import DiceExpression
+    from pbem.protocol.dice import roll
+
+    expr = DiceExpression.parse(case["dice"], rules=case["rules"])
+    values = []
+    for t, (term, want) in enumerate(zip(expr.terms, case["terms"], strict=True)):
+        assert want["label"] == f"{case['seq']}.{case['index']}/{t}"
+        assert (term.dice, term.die) == (want["count"], want["sides"])
+        v = roll(h(case["key"]), want["label"], term.dice, term.die)
+        assert list(v) == want["values"]
+        assert list(term.results(v)) == want["results"] and list(term.kept(v)) == want["kept"]
+        assert term.sign * term.value(v) == want["value"]
+        values.append(v)
+    assert expr.modifier == case["modifier"] and expr.total(values) == case["total"]
+    assert expr.shown(values) == case["shown"]
+
+
+@pytest.mark.parametrize("case", EXPRESSIONS, ids=[f"rules{c['rules']}-{c['dice']}" for c in EXPRESSIONS])
+def test_independent_6_5_dice_expression_vectors(case):
+    """§6.5 from this document alone: the dice drawn, the results read from them, what is kept, the total."""
+    terms, modifier = ind_dice_expression(case["dice"], case["rules"])
+    total = modifier
+    for t, (term, want) in enumerate(zip(terms, case["terms"], strict=True)):
+        assert term.drawn() == (want["count"], want["sides"])
+        v = IndStream(h(case["key"]), f"{case['seq']}.{case['index']}/{t}").dice(*term.drawn())
+        assert v == want["values"]
+        assert term.results(v) == want["results"] and term.kept(v) == want["kept"]
+        assert term.sign * term.value(v) == want["value"]
+        total += term.sign * term.value(v)
+    assert modifier == case["modifier"] and total == case["total"]
+
+
+def test_6_5_vectors_cover_every_wargame_form():
+    """Every form of rules 2 has a vector: d66, d%, d100, kh, kl, the 00-and-0 reading, ties kept in draw order."""
+    texts = [c["dice"].lower() for c in EXPRESSIONS if c["rules"] == "2"]
+    assert any("d66" in t for t in texts) and any("d%" in t for t in texts) and any("d100" in t for t in texts)
+    assert any("kh" in t for t in texts) and any("kl" in t for t in texts)
+    results = [r for c in EXPRESSIONS for term in c["terms"] for r in term["results"]]
+    assert 100 in results and any(r < 10 for c in EXPRESSIONS if "%" in c["dice"] for r in c["terms"][0]["results"])
+    tied = [c for c in EXPRESSIONS if "k" in c["dice"].lower() and len(set(c["terms"][0]["values"])) < c["terms"][0]["count"]]
+    assert tied
+    old = {c["dice"]: c["terms"][0] for c in EXPRESSIONS if c["rules"] == "1"}
+    assert old["d66"]["sides"] == 66 and old["d66"]["count"] == 1 and old["d100"]["sides"] == 100
+
+
+def _rules_1_game(tmp_path: Path) -> Path:
+    import shutil
+
+    directory = tmp_path / "rules-1"
+    shutil.copytree(VECTORS / RULES_1_GAME["directory"], directory)
+    return directory
+
+
+def test_pbem_6_5_a_rules_1_game_verifies_with_its_old_rolls(tmp_path):
+    """A game proposed before rules 2 (d66 one 66-sided die, d100 one
+    100-sided die) verifies exactly as it was rolled."""
+    from pbem.match.session import verify
+
+    directory = _rules_1_game(tmp_path)
+    result = verify([directory])
+    assert result.ok and result.replay.game.version == "1"
+    state = result.replay.state
+    assert [(r.label, r.dice, [list(v) for v in r.values if v is not None], r.total) for r in state.rolls] == [
+        (r["label"], r["dice"], r["values"], r["total"]) for r in RULES_1_GAME["rolls"]]
+
+
+def test_independent_6_5_a_rules_1_game_keeps_its_old_reading(tmp_path):
+    game = ind_verify_dir(_rules_1_game(tmp_path))
+    assert game.bodies[0]["setup"]["module_version"] == "1"
+    rolls = ind_dice_game(game)
+    assert [(r["label"], r["values"], r["total"]) for r in rolls] == [
+        (r["label"], r["values"], r["total"]) for r in RULES_1_GAME["rolls"]]
+
+
+def _rules_2_game(root: Path, sides: list[str] | None = None) -> Path:
+    """A game proposed now (rules 2), with every wargame form rolled, played to its end through the library."""
+    from pbem.match import session
+    from pbem.protocol.keys import Identity
+
+    ann, bob = Identity.from_seed(SEEDS["first"], "ann"), Identity.from_seed(SEEDS["second"], "bob")
+    names = sides or ["first", "second"]
+    a, b = root / "ann", root / "bob"
+    options = {"sides": sides} if sides else None
+    reply, _ = session.join_game(session.new_game(a, "dice", names[0], bob.public, ann, options), b, bob)
+    session.receive(a, [reply], ann)
+    rolls = [{"type": "roll", "dice": d, "note": d} for d in ("d66", "d%", "d100", "4d6kh3", "3d20kl1+2", "2d66-d%+1")]
+    session.receive(b, [session.play(a, ann, {"order": rolls}).path], bob)
+    session.receive(a, [session.play(b, bob, {"order": [{"type": "roll", "dice": "2d6kh1", "note": ""},
+                                                         {"type": "end"}]}).path], ann)
+    session.receive(b, [session.play(a, ann, {}).path], bob)
+    return a
+
+
+@pytest.mark.parametrize("sides", [None, ["german", "soviet"]])
+def test_independent_6_5_a_rules_2_game_rolls_what_pbem_rolls(tmp_path, sides, monkeypatch):
+    """§6.5 rules 2, and named sides: the independent replay's dice, results and totals are pbem's."""
+    from pbem.match.session import verify
+
+    monkeypatch.setenv("PBEM_HOME", str(tmp_path / "home"))
+    directory = _rules_2_game(tmp_path, sides)
+    game = ind_verify_dir(directory)
+    assert game.bodies[0]["setup"]["module_version"] == "2" and set(game.keys) == set(sides or ["first", "second"])
+    ours = ind_dice_game(game)
+    result = verify([directory])
+    theirs = result.replay.state.rolls
+    assert [(r["label"], r["values"], r["total"]) for r in ours] == [
+        (r.label, [list(v) for v in r.values if v is not None], r.total) for r in theirs]
+    assert len(ours) == 7
+    d66, percent = ours[0], ours[1]
+    assert 11 <= d66["total"] <= 66 and d66["total"] == 10 * d66["values"][0][0] + d66["values"][0][1]
+    assert len(percent["values"][0]) == 2 and 1 <= percent["total"] <= 100

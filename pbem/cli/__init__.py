@@ -15,6 +15,7 @@ from typing import Any, Mapping, MutableMapping
 
 import click
 
+from pbem.cli import complete
 from pbem.cli.base import (  # noqa: F401 - re-exported: the commands below and callers use them
     PbemClickError,
     console,
@@ -318,10 +319,21 @@ def a_or_an(word: str) -> str:
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
+def parse_sides(ctx: click.Context, param: click.Parameter, value: str | None) -> list[str] | None:
+    """``--sides german,soviet`` -> ``["german", "soviet"]``; the game checks the names."""
+    if value is None:
+        return None
+    return [name.strip() for name in value.split(",")]
+
+
 @main.command(cls=NewCommand)
 @click.argument("directory", type=click.Path(file_okay=False))
-@click.option("--game", "game_name", required=True, help="Game module: see Games below.")
-@click.option("--as", "side", required=True, help="Your side, e.g. first.")
+@click.option("--game", "game_name", required=True, help="Game module: see Games below.",
+              shell_complete=complete.game_names)
+@click.option("--sides", metavar="A,B", callback=parse_sides,
+              help="Name the two sides (a game that lets message 0 name them: dice), e.g. german,soviet.")
+@click.option("--as", "side", required=True, help="Your side, e.g. first (or one that --sides names).",
+              shell_complete=complete.side_names)
 @click.option("--opponent", required=True, help="Opponent's public key: a .pub file or the line itself.")
 @click.option("--rule", "rules", multiple=True, help="Optional rule to play with (repeatable), e.g. 14.2.")
 @click.option("--ruling", "rulings", multiple=True, metavar="RULE=READING",
@@ -331,8 +343,8 @@ def a_or_an(word: str) -> str:
 @click.option("--data", help=DATA_HELP + " Default: the data shipped with pbem.")
 @click.option("--json", "as_json", is_flag=True, help="Print the file written and the game as JSON.")
 @handles_errors
-def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[str, ...], rulings: tuple[str, ...],
-        preset: str | None, data: str | None, as_json: bool) -> None:
+def new(directory: str, game_name: str, sides: list[str] | None, side: str, opponent: str, rules: tuple[str, ...],
+        rulings: tuple[str, ...], preset: str | None, data: str | None, as_json: bool) -> None:
     """Propose a game: write message 0 into DIRECTORY.
 
     The last line printed is the file to send to your opponent.
@@ -346,8 +358,12 @@ def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[s
     before the game starts (this command, pbem join, show, verify) and both
     pbems play exactly those.
 
+    The dice game's sides are first and second unless --sides names two
+    others; message 0 pins the names, and every file and command uses them.
+
     \b
     Example: pbem new games/bob --game dice --as first --opponent bob.pub
+             pbem new games/bob --game dice --sides german,soviet --as german --opponent bob.pub
              pbem new games/bob --game ambon --as japanese --opponent bob.pub \\
                  --rulings tournament --ruling 6.4=every-turn
     """
@@ -357,7 +373,8 @@ def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[s
     opponent_key = read_public_key(opponent)
     identity = load_identity()
     data = use_data(game_name, data)
-    path = session.new_game(directory, game_name, side, opponent_key, identity, parse_options(rules), data,
+    options = parse_options(rules) | named_sides(game_name, sides)
+    path = session.new_game(directory, game_name, side, opponent_key, identity, options, data,
                             rulings=named, preset=preset)
     keystore().remember(opponent_key)  # you chose this key: it is known from now on (docs/protocol.md §4.1)
     keystore().record_game(game_id_of(path), path.parent)  # pbem status finds it wherever it is
@@ -370,6 +387,21 @@ def new(directory: str, game_name: str, side: str, opponent: str, rules: tuple[s
         shown = [f"{r['rule']} {r['reading']}" + ("" if r["default"] else " (not the default)") for r in declared]
         click.echo(f"rulings, pinned in message 0: {', '.join(shown)}")
     click.echo(path)
+
+
+def named_sides(game_name: str, sides: list[str] | None) -> dict[str, Any]:
+    """``--sides``, as the proposal's ``options.sides``, for a game whose
+    message 0 may name its sides (:class:`pbem.engine.contract.Terms`)."""
+    if sides is None:
+        return {}
+    from pbem.engine import registry
+    from pbem.engine import contract
+    from pbem.errors import UsageError
+
+    game = registry.get(game_name, local=True)
+    if not isinstance(game, contract.Terms):
+        raise UsageError(f"--sides: the {game.name} game's sides are {', '.join(game.sides)}; they cannot be renamed")
+    return {"sides": sides}
 
 
 def game_id_of(path: Path) -> str:
@@ -451,7 +483,7 @@ def join(proposal: str, directory: str, orders_path: str | None, data: str | Non
 
 
 @main.command()
-@click.argument("directory", type=click.Path(file_okay=False))
+@click.argument("directory", type=click.Path(file_okay=False), shell_complete=complete.game_directories)
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print the events and rolls as JSON.")
 @handles_errors
@@ -504,7 +536,7 @@ def session_seq(path: Path) -> int:
 
 
 @main.command()
-@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.argument("directory", type=click.Path(exists=True, file_okay=False), shell_complete=complete.game_directories)
 @click.option("--orders", "orders_path", type=click.Path(exists=True, dir_okay=False), help="TOML orders file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the file written, its events and what comes next as JSON.")
 @click.option("--dry-run", is_flag=True, help="Check the orders and show what the message would do; write nothing.")
@@ -611,7 +643,7 @@ FROM_HELP = "The events and rolls from message N on."
 
 
 @main.command()
-@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.argument("directory", type=click.Path(exists=True, file_okay=False), shell_complete=complete.game_directories)
 @click.option("--json", "as_json", is_flag=True, help="Print your side's view as JSON.")
 @click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Also draw the board as an SVG file.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), help="Also write a self-contained HTML page.")
@@ -738,7 +770,7 @@ def write_svg(path: str, game: Any, view: Any, title: str) -> None:
 
 
 @main.command()
-@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.argument("directory", type=click.Path(exists=True, file_okay=False), shell_complete=complete.game_directories)
 @click.option("--json", "as_json", is_flag=True, help="Print events and rolls as JSON.")
 @click.option("--at", "at", type=click.IntRange(min=0), metavar="N", help="The events and rolls up to message N.")
 @click.option("--spectator", is_flag=True, help=SPECTATOR_HELP)
@@ -853,11 +885,13 @@ def write_extract(out: Path, transcript: Any) -> None:
 
 
 @main.command()
-@click.option("--game", "game_name", required=True, help="Game module (or module:attribute).")
+@click.option("--game", "game_name", required=True, help="Game module (or module:attribute).",
+              shell_complete=complete.game_names)
 @click.option("--scenario", required=True, type=click.Path(exists=True, dir_okay=False), help="Position (TOML).")
 @click.option("--orders", "orders_path", required=True, type=click.Path(exists=True, dir_okay=False), help="Orders (TOML).")
 @click.option("--dice", default="", help="The dice, in the order the rules ask for them: 3,5,6")
-@click.option("--as", "side", help="Whose orders (default: the side to act in the scenario).")
+@click.option("--as", "side", help="Whose orders (default: the side to act in the scenario).",
+              shell_complete=complete.side_names)
 @click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False), help="Use this game data directory.")
 @click.option("--json", "as_json", is_flag=True, help="Print events and the new position as JSON.")
 @click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Draw the new position as an SVG file.")
@@ -936,7 +970,7 @@ def data() -> None:
 
 
 @data.command("list")
-@click.argument("games", nargs=-1)
+@click.argument("games", nargs=-1, shell_complete=complete.game_names)
 @click.option("--json", "as_json", is_flag=True, help="Print the sets as JSON.")
 @handles_errors
 def data_list(games: tuple[str, ...], as_json: bool) -> None:
@@ -957,8 +991,8 @@ def data_list(games: tuple[str, ...], as_json: bool) -> None:
 
 
 @data.command("add")
-@click.argument("game_name", metavar="GAME")
-@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.argument("game_name", metavar="GAME", shell_complete=complete.game_names)
+@click.argument("directory", type=click.Path(exists=True, file_okay=False), shell_complete=complete.game_directories)
 @click.option("--name", help="Name of the set (default: the first 12 digits of its hash).")
 @handles_errors
 def data_add(game_name: str, directory: str, name: str | None) -> None:
@@ -1003,7 +1037,7 @@ class DemoCommand(click.Command):
 
 
 @main.command(cls=DemoCommand)
-@click.argument("game", required=False)
+@click.argument("game", required=False, shell_complete=complete.game_names)
 @click.option("--dir", "directory", type=click.Path(file_okay=False), help="Keep the demo game here (created).")
 @click.option("--ruling", "rulings", multiple=True, metavar="RULE=READING",
               help="Propose the game with this reading of a disputed rule (repeatable), as pbem new does.")

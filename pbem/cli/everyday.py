@@ -20,6 +20,7 @@ from typing import Any, Iterator
 
 import click
 
+from pbem.cli import complete
 from pbem.cli.base import (
     console,
     emit_json,
@@ -186,7 +187,7 @@ def import_mail(directory: str, sources: tuple[str, ...], as_json: bool, game_id
 
 
 @click.command(short_help="Write your last message as an .eml (with a summary); --send by SMTP.")
-@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.argument("directory", type=click.Path(exists=True, file_okay=False), shell_complete=complete.game_directories)
 @click.option("--to", "to", help="Your opponent's address; remembered for this game (DIR/mail.toml).")
 @click.option("--from", "sender", help="Your address; remembered for this game (default: from in PBEM_HOME/mail.toml).")
 @click.option("--message", "seq", type=int, help="Send this message number (default: your last one).")
@@ -257,7 +258,7 @@ def mail(
 
 
 @click.command(short_help="What is awaited from you, as a commented TOML orders template.")
-@click.argument("directory", type=click.Path(exists=True))
+@click.argument("directory", type=click.Path(exists=True), shell_complete=complete.game_directories)
 @click.option("--json", "as_json", is_flag=True, help="Print what is awaited, the choices and the template as JSON.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write the template to this file.")
 @handles_errors
@@ -370,7 +371,7 @@ def status(directories: tuple[str, ...], as_json: bool) -> None:
 
 
 @click.command(short_help="Write a self-contained HTML page: board, order of battle, log.")
-@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.argument("directory", type=click.Path(exists=True, file_okay=False), shell_complete=complete.game_directories)
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--spectator", is_flag=True, help="Without your key: what anyone holding the files sees.")
 @handles_errors

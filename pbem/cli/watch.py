@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from pbem.cli import complete
 from pbem.cli.base import handles_errors, keystore, load_identity, secret
 
 IMAP_PASSWORD_ENV = "PBEM_IMAP_PASSWORD"
@@ -49,7 +50,7 @@ def notifier(command: str | None):
               help="ssl (the default), starttls, or none (this machine only).")
 @click.option("--imap-cafile", type=click.Path(exists=True, dir_okay=False), help="Also trust this CA certificate.")
 @click.option("--dir", "directories", multiple=True, type=click.Path(exists=True, file_okay=False),
-              help="Watch this game (repeatable; default: every game of your key that pbem knows of).")
+              shell_complete=complete.game_directories, help="Watch this game (repeatable; default: every game of your key that pbem knows of).")
 @click.option("--since", type=click.DateTime(formats=["%Y-%m-%d"]), metavar="YYYY-MM-DD",
               help="Read mail that arrived from this day on (default: the last 30 days).")
 @click.option("--once", is_flag=True, help="One pass, then exit (for cron): status 1 if a turn file was refused, 2 on mail "

@@ -175,6 +175,25 @@ def declared_rulings(game: Any, options: Mapping[str, Any]) -> tuple[Ruling, ...
 
 
 @runtime_checkable
+class Terms(Protocol):
+    """A game whose message 0 pins more than one set of rules or names its
+    own sides (the dice game: the dice rules of its ``module_version``, the
+    sides of ``options.sides``).  ``for_terms(version, options)`` is the game
+    a message 0 pinning ``module_version = version`` and ``options`` is
+    played with: its ``version``, ``sides`` and ``ruleset_files()`` are
+    those the proposal pins (the game itself for a version it does not know,
+    which the caller then refuses); malformed options are an
+    :class:`~pbem.errors.InputError` naming the field."""
+
+    def for_terms(self, version: str, options: Mapping[str, Any]) -> Any: ...
+
+
+def game_for_terms(game: Any, version: str, options: Mapping[str, Any]) -> Any:
+    """``game`` as a message 0 pinning ``version`` and ``options`` plays it (itself without :class:`Terms`)."""
+    return game.for_terms(version, options) if isinstance(game, Terms) else game
+
+
+@runtime_checkable
 class Draws(Protocol):
     """Orders that leave a choice to the player's own randomness (Ambon's
     ``shuffle = true`` for the 4.1 identities).  The owner's client draws
@@ -257,7 +276,11 @@ class DescribesRolls(Protocol):
     ``modifiers``   ``[(why, value), ...]`` added to the dice, ``why`` the rule
                     or ``""`` (default none);
     ``total``       what the game computes, once the roll's last group is
-                    rolled (default none: the values are read one by one),
+                    rolled (default none: the values are read one by one);
+    ``shown``       the result as the game writes it, once the roll's last
+                    group is rolled: ``"6 + 2 + 5 (dropped 1) = 13"`` for a
+                    roll whose dice are not simply summed (default: the dice
+                    and modifiers summed),
 
     or None: the group is a roll of its own, read value by value.
     """

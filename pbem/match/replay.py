@@ -50,6 +50,7 @@ class RollRecord:
     sign: int = 1  # the group's sign in the roll's sum
     modifiers: tuple[tuple[str, int], ...] = ()  # (why, value) added to the dice
     total: int | None = None  # the declared roll's total, where the game computes one
+    shown: str = ""  # the roll's result as the game writes it ("": its dice summed)
     declared: int = 0  # which declared roll of the game it is part of, from 0 (:func:`numbered`)
 
     @property
@@ -108,6 +109,7 @@ class DeclaredRoll:
     partner_seq: int
     provisional: bool
     pending: bool
+    written: str = ""  # the result as the game writes it (DescribesRolls' ``shown``), e.g. with dropped dice marked
 
     @property
     def modifier(self) -> int:
@@ -127,6 +129,8 @@ class DeclaredRoll:
         dice the game reads one by one."""
         if self.pending:
             return f"pending (keyed by {self.key_seq:04d})"
+        if self.written:
+            return self.written
         parts = [(t.sign, v) for t in self.terms for v in t.values or ()]
         parts += [(1 if m >= 0 else -1, abs(m)) for _, m in self.modifiers if m]
         if self.total is None and not any(m for _, m in self.modifiers):
@@ -159,16 +163,17 @@ class DeclaredRoll:
 
 
 def describe(game: Any, state: Any, due: DiceDue, values: tuple[int, ...] | None = None,
-             events: Sequence[Event] = ()) -> tuple[str, str, int, tuple[tuple[str, int], ...], int | None]:
-    """(roll label, expression, sign, modifiers, total) of the group ``due``,
+             events: Sequence[Event] = ()) -> tuple[str, str, int, tuple[tuple[str, int], ...], int | None, str]:
+    """(roll label, expression, sign, modifiers, total, shown) of the group ``due``,
     as the game describes it (:class:`pbem.engine.contract.DescribesRolls`) or as a roll of its own."""
     found = game.describe_roll(state, due, values, events) if isinstance(game, contract.DescribesRolls) else None
     if found is None:
-        return due.label, f"{due.count}d{due.sides}", 1, (), None
+        return due.label, f"{due.count}d{due.sides}", 1, (), None, ""
     modifiers = tuple((str(why), int(m)) for why, m in found.get("modifiers", ()))
     total = found.get("total")
     return (str(found.get("roll", due.label)), str(found.get("expression", f"{due.count}d{due.sides}")),
-            -1 if found.get("sign", 1) < 0 else 1, modifiers, None if total is None else int(total))
+            -1 if found.get("sign", 1) < 0 else 1, modifiers, None if total is None else int(total),
+            str(found.get("shown", "")))
 
 
 def _same_roll(r: RollRecord, previous: RollRecord) -> bool:
@@ -199,7 +204,7 @@ def declared_rolls(records: Iterable[RollRecord]) -> list[DeclaredRoll]:
             terms = tuple(Term(r.sign, r.count, r.sides, r.values) for r in group)
             out.append(DeclaredRoll(last.roll or last.label, last.author, last.purpose, last.expression or last.dice,
                                     terms, last.modifiers, last.total, last.key_seq, last.partner_seq,
-                                    last.provisional, False))
+                                    last.provisional, False, last.shown))
             group.clear()
 
     for r in records:
@@ -217,7 +222,7 @@ def pending_rolls(replay: "Replay", key_seq: int | None = None) -> list[Declared
     for d in replay.pending:
         if key_seq is not None and d.key_seq != key_seq:
             continue
-        label, expression, sign, modifiers, _ = describe(replay.game, replay.state, d)
+        label, expression, sign, modifiers, _, _ = describe(replay.game, replay.state, d)
         term = Term(sign, d.count, d.sides, None)
         if out and out[-1].label == label and out[-1].key_seq == d.key_seq and label != d.label:
             out[-1] = replace(out[-1], terms=out[-1].terms + (term,))
@@ -320,9 +325,9 @@ def resolve_dice(
             before = state
             state, new = game.apply(state, DiceRolled(d.label, values))
             events.extend(new)
-            label, expression, sign, modifiers, total = describe(game, before, d, values, new)
+            label, expression, sign, modifiers, total, shown = describe(game, before, d, values, new)
             records.append(RollRecord(d.label, d.purpose, d.count, d.sides, values, seq, msg.side, seq + 1, provisional,
-                                      "" if label == d.label else label, expression, sign, modifiers, total))
+                                      "" if label == d.label else label, expression, sign, modifiers, total, shown))
     # a roll's total is known with its last group: every group of it carries it
     totals: dict[str, int | None] = {}
     for i in reversed(range(len(records))):

@@ -69,7 +69,7 @@ def _game_for(transcript: Transcript, data: Iterable[str | Path] = ()) -> Any:
     (shipped, one of ``data``, or installed in the keystore: docs/architecture.md, "Rules as data")."""
 
     setup = transcript.setup
-    game = registry.get(setup["module"])
+    game = contract.game_for_terms(registry.get(setup["module"]), setup["module_version"], setup["options"])
     if setup["module_version"] != game.version:
         raise IntegrityError(
             f"message 0000 pins {setup['module']} version {setup['module_version']}, this pbem has {game.version}"
@@ -452,6 +452,7 @@ def new_game(
 
     game = datasets.build(game_name, data, local=True)  # the proposer's own choice of game
     game_name = registry.registered_name(game_name)  # pinned by name, so the opponent's pbem loads it by name
+    game = contract.game_for_terms(game, game.version, dict(options or {}))  # e.g. the sides options name
     if side not in game.sides:
         raise UsageError(f"--as {side!r}: {game_name} has sides {', '.join(game.sides)}")
     if opponent.fingerprint == identity.public.fingerprint:

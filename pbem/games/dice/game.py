@@ -16,6 +16,7 @@ docs/protocol.md 6.5; rule ids cited in errors name the order kinds above.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Sequence
 
@@ -37,9 +38,11 @@ from pbem.engine.history import History
 from pbem.engine.later import dice_due, match_roll
 from pbem.engine.orders import typed_orders
 from pbem.errors import InputError
-from pbem.games.dice.expression import DiceExpression
+from pbem.games.dice.expression import CURRENT, PLAIN, RULES, DiceExpression
 
 MAX_NOTE = 200
+DEFAULT_SIDES = ("first", "second")
+SIDE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}", re.ASCII)  # docs/protocol.md 3.3: it names the message files
 ORDER_FIELDS = {
     "roll": {"type", "dice", "note"},
     "seal": {"type", "slot", "text"},
@@ -101,6 +104,17 @@ def _text(order: Mapping[str, Any], name: str, where: str, limit: int, *, requir
     return value
 
 
+def results_of(roll: Roll) -> list[dict[str, Any]]:
+    """Each term's results read from its dice (a d66's 3, 5 is 35) and, for a
+    keep-highest / keep-lowest term, which count: ``[{"results": [6, 2, 5, 1],
+    "kept": [True, True, True, False]}]`` (docs/protocol.md 6.5)."""
+    out = []
+    for term, values in zip(roll.expression.terms, roll.values, strict=True):
+        found = tuple(values or ())
+        out.append({"results": list(term.results(found)), "kept": list(term.kept(found))})
+    return out
+
+
 def _pending_term(pending: Sequence[Roll], label: str) -> tuple[int, int] | None:
     """(position in ``pending``, term) of the term labelled ``ROLL/TERM``
     (``SEQ.INDEX/TERM``, docs/protocol.md 6.5) while it is unrolled; None
@@ -121,15 +135,62 @@ def _pending_term(pending: Sequence[Roll], label: str) -> tuple[int, int] | None
     return i, t
 
 
+def side_names(options: Mapping[str, Any]) -> tuple[str, str]:
+    """The two sides a proposal's ``options.sides`` names (``pbem new
+    --sides german,soviet``), in order; ``first``, ``second`` without it
+    (docs/protocol.md 6.5).  A name is 1-32 letters, digits, ``_`` or ``-``
+    starting with a letter (it names the message files), and the two differ
+    even ignoring case (a file system may not tell ``German`` from ``german``)."""
+    given = options.get("sides")
+    if given is None:
+        return DEFAULT_SIDES
+    where = "options.sides (--sides)"
+    if not isinstance(given, list) or len(given) != 2 or not all(isinstance(s, str) for s in given):
+        raise InputError(f"{where}: expected two side names, e.g. german,soviet; got {given!r}", field="sides")
+    for name in given:
+        if not SIDE_NAME.fullmatch(name):
+            raise InputError(f"{where}: side name {name[:40]!r} is not 1-32 letters, digits, '_' or '-' starting with "
+                             f"a letter (it names the message files)", field="sides")
+    if given[0].lower() == given[1].lower():
+        raise InputError(f"{where}: the two sides are both called {given[0]!r} (ignoring case); name two different "
+                         f"sides", field="sides")
+    return given[0], given[1]
+
+
 class DiceGame(notes.EndedByOrder, Dispatching):
-    """Declared, verifiable rolls and sealed notes (sides ``first``, ``second``)."""
+    """Declared, verifiable rolls and sealed notes (sides ``first``,
+    ``second`` unless message 0 names others).
+
+    ``version`` is the dice rules a game's message 0 pins
+    (:data:`pbem.games.dice.expression.RULES`): a game proposed with rules
+    ``1`` keeps reading ``d66`` and ``d100`` as one die of 66 and 100 faces;
+    :meth:`for_terms` builds the game a message 0 is played with."""
 
     name: ClassVar[str] = "dice"
     end_rule: ClassVar[str] = "dice.end"
-    version: ClassVar[str] = "1"
-    sides: ClassVar[tuple[str, str]] = ("first", "second")
+    version: str
+    sides: tuple[str, str]
+
+    def __init__(self, version: str = CURRENT, sides: tuple[str, str] = DEFAULT_SIDES):
+        if version not in RULES:
+            raise InputError(f"dice rules version {version!r}: this pbem knows {', '.join(RULES)}", field="module_version")
+        self.version = version
+        self.sides = sides
+
+    def __repr__(self) -> str:
+        return f"DiceGame(version={self.version!r}, sides={self.sides!r})"
 
     # ------------------------------------------------------------------ data and setup
+
+    def for_terms(self, version: str, options: Mapping[str, Any]) -> "DiceGame":
+        """The game a message 0 pinning dice rules ``version`` and
+        ``options`` is played with (:class:`pbem.engine.contract.Terms`):
+        those rules (``self`` for a version this pbem does not know, which
+        the caller then refuses) and the sides ``options.sides`` names."""
+        sides = side_names(options)
+        if version not in RULES or (version, sides) == (self.version, self.sides):
+            return self
+        return DiceGame(version, sides)
 
     def ruleset_files(self) -> Sequence[tuple[str, bytes]]:
         return [("dice/version", self.version.encode())]
@@ -142,6 +203,10 @@ class DiceGame(notes.EndedByOrder, Dispatching):
     def initial_state(self, setup: Mapping[str, Any]) -> DiceState:
         if setup.get("rules"):
             raise InputError(f"the dice game has no optional rules (got {', '.join(map(str, setup['rules']))})")
+        sides = side_names(setup)
+        if sides != self.sides:
+            raise InputError(f"options.sides names {', '.join(sides)}; this dice game is played by "
+                             f"{', '.join(self.sides)}", field="sides")
         return DiceState(sides=self.sides)
 
     # ------------------------------------------------------------------ orders
@@ -161,7 +226,7 @@ class DiceGame(notes.EndedByOrder, Dispatching):
                 raise InputError(f"{where}: no order may follow 'end'", rule="dice.end")
             if kind == "roll":
                 dice = _text(order, "dice", where, 64)
-                DiceExpression.parse(dice, field=f"{where}: dice")
+                DiceExpression.parse(dice, field=f"{where}: dice", rules=self.version)
                 public.append({"type": "roll", "dice": dice, "note": _text(order, "note", where, MAX_NOTE, required=False)})
             elif kind in ("seal", "reveal"):
                 notes.read_note_order(kind, order, where, seals, reveals)
@@ -180,7 +245,7 @@ class DiceGame(notes.EndedByOrder, Dispatching):
             if not isinstance(order["dice"], str) or not isinstance(order["note"], str):
                 raise illegal("dice.roll", f"roll order {action.index} has mistyped fields")
             try:
-                expr = DiceExpression.parse(order["dice"])
+                expr = DiceExpression.parse(order["dice"], rules=self.version)
             except InputError as err:
                 raise illegal("dice.roll", str(err)) from err
             roll = Roll(
@@ -208,7 +273,7 @@ class DiceGame(notes.EndedByOrder, Dispatching):
         i, t = found
         roll = state.pending[i]
         term = roll.expression.terms[t]
-        due = DiceDue(action.label, term.count, term.sides, roll.key_seq, roll.note)
+        due = DiceDue(action.label, term.dice, term.die, roll.key_seq, roll.note)
         match_roll(((due, due),), action, "dice.roll")  # the number of dice and every value
         values = roll.values[:t] + (tuple(action.values),) + roll.values[t + 1 :]
         new = replace(roll, values=values)
@@ -225,7 +290,7 @@ class DiceGame(notes.EndedByOrder, Dispatching):
                     f"{new.side} rolled {new.dice}" + (f" for {new.note!r}" if new.note else "")
                     + f": {shown} (keyed by message {new.key_seq:04d})",
                     {"label": new.label, "dice": new.dice, "values": [list(v) for v in new.values],
-                     "modifier": new.expression.modifier, "total": new.total},
+                     "results": results_of(new), "modifier": new.expression.modifier, "total": new.total},
                 )
             )
             return replace(state, done=done, pending=pending), events
@@ -256,14 +321,16 @@ class DiceGame(notes.EndedByOrder, Dispatching):
         for roll in state.pending:
             for t, term in enumerate(roll.expression.terms):
                 if roll.values[t] is None:
-                    due.append(DiceDue(f"{roll.label}/{t}", term.count, term.sides, roll.key_seq, roll.note))
+                    due.append(DiceDue(f"{roll.label}/{t}", term.dice, term.die, roll.key_seq, roll.note))
         return tuple(due)
 
     def describe_roll(self, state: DiceState, due: DiceDue, values: tuple[int, ...] | None = None,
                       events: Sequence[Event] = ()) -> dict[str, Any] | None:
         """The declared roll a dice group ``ROLL/TERM`` is a term of
         (:class:`pbem.engine.contract.DescribesRolls`): ``1d20+1d4-2`` is two
-        groups and a modifier; its total once its last group is rolled."""
+        groups and a modifier; its total once its last group is rolled, and
+        for a roll not simply summed (a d66, a d%, a kept term) the result as
+        the events write it, dropped dice marked: ``6 + 2 + 5 (dropped 1) = 13``."""
         found = _pending_term(state.pending, due.label)
         if found is None:
             return None
@@ -275,7 +342,10 @@ class DiceGame(notes.EndedByOrder, Dispatching):
         if values is not None:
             rolled = roll.values[:t] + (tuple(values),) + roll.values[t + 1 :]
             if all(v is not None for v in rolled):
-                described["total"] = expr.total([v for v in rolled if v is not None])
+                known = [v for v in rolled if v is not None]
+                described["total"] = expr.total(known)
+                if any(term.kind != PLAIN or term.keep for term in expr.terms):  # not simply its dice summed
+                    described["shown"] = expr.shown(known)
         return described
 
     def orders_template(self, state: DiceState, side: str, secrets: Mapping[str, str]) -> Any:
@@ -304,6 +374,7 @@ class DiceGame(notes.EndedByOrder, Dispatching):
                 "dice": r.dice,
                 "note": r.note,
                 "values": [list(v) if v is not None else None for v in r.values],
+                "results": results_of(r) if r.resolved else None,
                 "total": r.total,
                 "key_seq": r.key_seq,
             }
@@ -311,6 +382,7 @@ class DiceGame(notes.EndedByOrder, Dispatching):
         ]
         return {
             "game": self.name,
+            "sides": list(state.sides),
             "rolls": rolls,
             "notes": notes,
             "ending_by": state.ending_by,

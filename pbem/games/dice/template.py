@@ -36,8 +36,11 @@ def sections(game: Any, state: DiceState, side: str, secrets: Mapping[str, str])
                        f"{next(s for s in game.sides if s != side)})")
     out.sections.append(Section(
         "Rolls (dice.roll): declared now, rolled when the reply arrives -- neither player can bias or preview them",
-        ['dice: NdS with an optional +/- modifier, several terms joined by +: "2d6+1", "d20", "3d6-2"',
-         "note: what the roll is for (public)"],
+        ['dice: NdS with an optional +/- modifier, several terms joined by +: "2d6+1", "d20", "3d6-2"']
+        + ([] if game.version == "1" else [
+            'wargame dice: "d66" (tens and units of two d6, 11-66), "d%" or "d100" (two d10, 00 and 0 read 100), '
+            '"4d6kh3" / "2d20kl1" (keep the highest / lowest)'])
+        + ["note: what the roll is for (public)"],
         [{"type": "roll", "dice": "2d6", "note": "describe the roll"}],
     ))
     out.sections += note_sections("dice", used, mine, secrets)
