@@ -337,7 +337,7 @@ def test_show_window_options_are_checked(kenji, started):
 
 
 def test_show_keeps_one_view_for_each_window(kenji):
-    """The view kept for `pbem show` (pbem.match.viewcache) is per window:
+    """The text kept beside the replay for `pbem show` is per window:
     asking for another part of the map never prints the last one's."""
     where, _ = last_stack(kenji)
     around = kenji.run("show", kenji.game, "--around", where, "--radius", "1", COLUMNS="80").output
@@ -366,3 +366,38 @@ def test_long_captions_and_lists_wrap_at_80_columns():
     assert max(len(line) for line in drawn) <= 80, max(drawn, key=len)
     assert sum(line.startswith("Eliminated:") for line in drawn) == 1 and any(line.startswith("  ") for line in drawn)
     assert "round the last events (1402, 0713, 0813, 1509, ...)." in drawn
+
+
+def test_an_unchanged_game_is_shown_again_from_the_drawn_text_without_a_replay(kenji, monkeypatch):
+    """`pbem show` keeps what it drew beside the replay, sealed: shown again
+    while the files, the code and the terminal are as they were, it prints
+    that text without loading the game; another width draws anew."""
+    from pbem.match import checkpoint, session
+
+    first = kenji.run("show", kenji.game, COLUMNS="80").output
+    drawn = list((kenji.home / checkpoint.DIRECTORY).glob("*" + checkpoint.VIEWS))
+    assert len(drawn) == 1 and b"Order of battle" not in drawn[0].read_bytes()
+
+    def no_load(*args, **kwargs):
+        raise AssertionError("the game was loaded, not shown from the drawn text")
+
+    with monkeypatch.context() as m:
+        m.setattr(session, "load", no_load)
+        assert kenji.run("show", kenji.game, COLUMNS="80").output == first
+        assert kenji.run("show", kenji.game, COLUMNS="100").exit_code != 0  # another terminal: drawn anew
+    assert kenji.run("show", kenji.game, "--fresh", COLUMNS="80").output == first
+
+
+def test_a_changed_message_file_stamp_draws_the_game_anew(kenji, monkeypatch):
+    """The drawn text is bound to the files' stamps: a touched file (here
+    its mtime) is a miss, and the game is verified and drawn from its files."""
+    import os
+
+    from pbem.match import session
+
+    first = kenji.run("show", kenji.game, COLUMNS="80").output
+    os.utime(sorted(kenji.game.glob("*.pbem"))[3])
+    loads = []
+    real = session.load
+    monkeypatch.setattr(session, "load", lambda *a, **k: loads.append(a) or real(*a, **k))
+    assert kenji.run("show", kenji.game, COLUMNS="80").output == first and loads

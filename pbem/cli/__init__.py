@@ -688,7 +688,8 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
               pbem show games/bob --at 12 --spectator
     """
     from pbem.errors import UsageError
-    from pbem.match import session
+    from pbem.match.checkpoint import Checkpoints, console_inputs
+    from pbem.match.directory import GameDirectory
 
     if radius is not None and around is None:
         raise UsageError("--radius goes with --around HEX (the hex to centre on)")
@@ -696,6 +697,17 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
         raise UsageError("--full draws the whole map: leave out --around, or leave out --full")
     identity = None if spectator else viewer_identity()
     window = {"around": around, "radius": radius, "full": full, "every": every, "since": since}
+    kept = Checkpoints.of(identity) if identity is not None and at is None and not (as_json or svg_path or html_path) \
+        else None
+    mode = "board" + "".join(f" {k}={v}" for k, v in window.items() if v not in (None, False, 0))
+    inputs = console_inputs()
+    if kept is not None and not fresh:
+        text = kept.drawn(directory, GameDirectory(directory).require_entries(), identity, mode, inputs)
+        if text is not None:
+            sys.stdout.write(text)
+            return
+    from pbem.match import session
+
     match = (session.load_view(directory, identity, fresh=fresh) if at is None
              else session.load_at(directory, identity, at, fresh=fresh))
     view = match.view()
@@ -716,8 +728,14 @@ def show(directory: str, as_json: bool, svg_path: str | None, html_path: str | N
         from pbem.render import console as render
 
         emit_json(render.match_json(match))
-    else:
-        draw_match(console(), match, view, window)
+        return
+    out = console()
+    with out.capture() as captured:
+        draw_match(out, match, view, window)
+    text = captured.get()
+    sys.stdout.write(text)
+    if kept is not None:
+        kept.keep_drawn(directory, match, identity, mode, inputs, text)
 
 
 def at_terminal() -> bool:

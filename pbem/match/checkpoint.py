@@ -58,7 +58,7 @@ from dataclasses import replace as copy_of
 from hashlib import blake2b
 from itertools import chain
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
@@ -74,6 +74,9 @@ FORMAT = "pbem-checkpoint-v3"
 DIRECTORY = "checkpoints"
 OFF_ENV = "PBEM_NO_CHECKPOINTS"
 _CONTEXT = b"pbem-checkpoint-v1\x00"
+_VIEWS_CONTEXT = b"pbem-drawn-view-v1\x00"
+VIEWS = ".view"  # beside a kept replay: the texts drawn from it
+DRAWN = 4  # texts kept a game: a board and its --json, two terminal widths
 _code_digest: dict[str, str] = {}
 
 
@@ -164,14 +167,25 @@ class Covered(NamedTuple):
     stamps: Stamps
 
 
-def code_digest(game: Any) -> str:
-    """BLAKE2b-256 of the size and mtime of every file of the pbem package and
-    of the game's package and installed data set (computed once a process)."""
+def code_tops(game: Any) -> list[str]:
+    """The folders whose files a replay of ``game`` depends on: the pbem
+    package, the game's package and its installed data set."""
     package = getattr(sys.modules.get(type(game).__module__), "__file__", None)
     data = source_of(game)
     tops = [str(Path(__file__).resolve().parent.parent)]
     tops += [str(Path(package).resolve().parent)] if package else []
     tops += [str(Path(data).resolve())] if data else []
+    return tops
+
+
+def code_digest(game: Any) -> str:
+    """BLAKE2b-256 of the size and mtime of every file of the pbem package and
+    of the game's package and installed data set (computed once a process)."""
+    return tops_digest(code_tops(game))
+
+
+def tops_digest(tops: Sequence[str]) -> str:
+    """:func:`code_digest` of the folders ``tops``."""
     key = "\x00".join(tops)
     if key not in _code_digest:
         digest = _hash()
@@ -359,8 +373,90 @@ class Checkpoints:
         replay.transcript.chain_values = list(map(packed.__getitem__, map(slice, range(0, len(packed), 32), ends)))
         return copy_of(replay, game=game, state=replay.base.state), Covered(count, stamps)
 
+    # ----------------------------------------------------------------- what was drawn from it
+
+    def _views_key(self, identity: Any, directory: str | os.PathLike[str]) -> bytes:
+        return derive_secret(identity, _VIEWS_CONTEXT + str(Path(directory).resolve()).encode("utf-8"))
+
+    def drawn(self, directory: str | os.PathLike[str], entries: Sequence[tuple[int, str, str, os.stat_result]],
+              identity: Any, mode: str, inputs: Mapping[str, Any]) -> str | None:
+        """The text drawn last time in ``mode`` for terminal ``inputs``
+        (:func:`console_inputs`), if the files' stamps and pbem's code are
+        as they were then; else None.  Nothing is replayed or imported."""
+        try:
+            kept = json.loads(self.path_for(directory).with_suffix(VIEWS).read_bytes())
+            if kept.get("format") != FORMAT or kept.get("stamps") != Stamps.of_entries(entries).hexdigest():
+                return None
+            if not isinstance(kept["tops"], list) or tops_digest([str(t) for t in kept["tops"]]) != kept["code"]:
+                return None
+            for entry in kept["entries"]:
+                if entry["mode"] == mode and entry["inputs"] == json.loads(json.dumps(inputs)):
+                    nonce, sealed = bytes.fromhex(entry["nonce"]), bytes.fromhex(entry["text"])
+                    aead = ChaCha20Poly1305(self._views_key(identity, directory))
+                    text: str = aead.decrypt(nonce, sealed, _views_head(kept, entry)).decode("utf-8")
+                    return text
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, InvalidTag):
+            return None
+        return None
+
+    def keep_drawn(self, directory: str | os.PathLike[str], match: Any, identity: Any, mode: str,
+                   inputs: Mapping[str, Any], text: str) -> bool:
+        """Keep ``text``, what ``match`` (loaded now) was drawn as, beside its
+        replay: sealed, bound to the same stamps, at most :data:`DRAWN` modes."""
+        covered = match.covered
+        if covered is None or covered.count != len(match.transcript):
+            return False
+        stamps, tops = covered.stamps.hexdigest(), code_tops(match.game)
+        path = self.path_for(directory).with_suffix(VIEWS)
+        try:
+            old = json.loads(path.read_bytes())
+            others = [e for e in old["entries"] if e["mode"] != mode or e["inputs"] != inputs] \
+                if old.get("stamps") == stamps and old.get("tops") == tops else []
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            others = []
+        kept = {"format": FORMAT, "stamps": stamps, "tops": tops, "code": tops_digest(tops)}
+        entry = {"mode": mode, "inputs": json.loads(json.dumps(inputs)), "nonce": os.urandom(12).hex()}
+        sealed = ChaCha20Poly1305(self._views_key(identity, directory)).encrypt(
+            bytes.fromhex(entry["nonce"]), text.encode("utf-8"), _views_head(kept, entry))
+        entry["text"] = sealed.hex()
+        kept["entries"] = [entry, *others][:DRAWN]
+        return write_private(path, json.dumps(kept, sort_keys=True).encode("utf-8"))
+
     def forget(self, directory: str | os.PathLike[str]) -> None:
         path = self.path_for(directory)
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
+        for kept in (path, path.with_suffix(VIEWS)):
+            with contextlib.suppress(FileNotFoundError):
+                kept.unlink()
         shutil.rmtree(path.with_suffix(".d"), ignore_errors=True)  # what an older pbem kept beside it
+
+
+def _views_head(kept: Mapping[str, Any], entry: Mapping[str, Any]) -> bytes:
+    """What a drawn text is sealed with as associated data: it opens only for its stamps, code, mode and terminal."""
+    head = {k: kept[k] for k in ("format", "stamps", "code")} | {"mode": entry["mode"], "inputs": entry["inputs"]}
+    return json.dumps(head, sort_keys=True, separators=(",", ":")).encode()
+
+
+#: what the terminal library reads from the environment to choose width, colours and features
+CONSOLE_ENV = (
+    "COLUMNS", "LINES", "TERM", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE",
+    "JUPYTER_COLUMNS", "JUPYTER_LINES", "DATABRICKS_RUNTIME_VERSION", "UNICODE_VERSION",
+)
+
+
+def console_inputs() -> dict[str, Any]:
+    """Everything the terminal library reads to lay out text for standard
+    output: what a drawn text is kept for."""
+    sizes: list[list[int] | None] = []
+    for fd in (0, 1, 2):
+        try:
+            sizes.append(list(os.get_terminal_size(fd)))
+        except (OSError, ValueError):
+            sizes.append(None)
+    stream = sys.stdout
+    return {
+        "env": {name: os.environ.get(name) for name in CONSOLE_ENV},
+        "sizes": sizes,
+        "tty": bool(stream and stream.isatty()),
+        "encoding": getattr(stream, "encoding", None),
+        "platform": sys.platform,
+    }
