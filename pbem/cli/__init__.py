@@ -1112,9 +1112,9 @@ def demo(game: str | None, directory: str | None, rulings: tuple[str, ...], pres
         if script.last_line is not None:
             progress(script.last_line(report.final))
         final = report.final
-        if contract.board_of(final.game) is not None:
-            from pbem.render import board
+        from pbem.render import board
 
+        if board.has_board(final.game, final.view()):
             events = [e for _, e in final.replay.events if e.rule in script.highlight]
             tally = next((e for e in reversed(events) if "breakdown" in e.data), None)
             shown = [e for e in events if e is not tally]

@@ -324,6 +324,17 @@ class EngineTestGame:
             Event("9.3", f"{side} may advance {', '.join(survivors)} into {combat.target}; {side} decides")
         ]
 
+    def board_view(self, view: Mapping[str, Any]) -> Any:
+        """The board: the view's stacks on the map, its turn and whose move."""
+        from pbem.engine.boardview import HeaderItem, from_stacks, sides_of
+
+        sides = self.counters.sides.values()
+        header = [HeaderItem("turn", str(view["turn"])),
+                  HeaderItem("", "game over" if view["over"] else f"{view['active'].capitalize()} to act")]
+        return from_stacks(self.name, sides_of([s.id for s in sides], {s.id: s.name for s in sides},
+                                               {s.id: s.colour for s in sides}),
+                           self.map, view["stacks"], header=tuple(header))
+
     def view(self, state: State, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
         units = []
         stacks: dict[str, list[dict[str, Any]]] = {}

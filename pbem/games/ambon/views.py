@@ -66,6 +66,7 @@ def view(data: "AmbonData", state: AmbonState, side: str | None, secrets: Mappin
             continue
         shown = m.status if m.status != "hidden" else ("hidden" if not own else f"hidden ({secrets.get(m.id, '?')})")
         mines.append({"id": m.id, "box": m.box, "status": shown})
+    vp_total, vp_items = victory.victory_points(data, state)
     return {
         "game": "ambon",
         "turn": state.turn,
@@ -81,7 +82,8 @@ def view(data: "AmbonData", state: AmbonState, side: str | None, secrets: Mappin
         "beachheads": list(state.beachheads),
         "control": [{"hex": h, "turn": t} for h, t in state.control],
         "owed": [{"slot": r.slot, "side": r.side, "rule": r.rule, "why": r.why} for r in state.owed],
-        "vp": victory.victory_points(data, state)[0],
+        "vp": vp_total,
+        "vp_items": [{"why": why, "vp": vp} for why, vp in vp_items if vp],
         "box_names": {OFF_MAP: "off-map / sealed (14.2)"},
         "overstacked": overstacked(data, state),
         "marker_names": MARKER_NAMES,

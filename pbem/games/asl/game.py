@@ -602,6 +602,12 @@ class AslGame(notes.EndedByOrder, Dispatching):
 
         return template.sections(self, state, side, secrets)
 
+    def board_view(self, view: Mapping[str, Any]) -> Any:
+        """What the renderers draw of ``view`` (:mod:`pbem.games.asl.boardview`)."""
+        from pbem.games.asl.boardview import board_view
+
+        return board_view(self.sides, view)
+
     def view(self, state: AslState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
         """What ``side`` may see: designations only its own (from ``secrets``)
         or once revealed."""

@@ -378,6 +378,13 @@ class CalumpitGame:
 
         return template.sections(self, state, side, secrets)
 
+    def board_view(self, view: Mapping[str, Any]) -> Any:
+        """What the renderers draw of ``view`` (:mod:`pbem.games.calumpit.boardview`)."""
+        from pbem.engine import contract
+        from pbem.games.calumpit.boardview import board_view
+
+        return board_view(self.sides, contract.side_colours(self), view)
+
     def view(self, state: CalumpitState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
         """Everything is public; every side and a spectator see the same."""
         spent = effects.japanese_force_spent(state)

@@ -286,6 +286,12 @@ class DiceGame(notes.EndedByOrder, Dispatching):
 
         return template.sections(self, state, side, secrets)
 
+    def board_view(self, view: Mapping[str, Any]) -> Any:
+        """What the renderers draw of ``view`` (:mod:`pbem.games.dice.boardview`)."""
+        from pbem.games.dice.boardview import board_view
+
+        return board_view(self.sides, view)
+
     def view(self, state: DiceState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
         secrets = secrets or {}
         notes = []
