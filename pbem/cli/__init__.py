@@ -19,6 +19,7 @@ from pbem.cli.base import (  # noqa: F401 - re-exported: the commands below and 
     PbemClickError,
     console,
     emit_json,
+    json_text,
     handles_errors,
     keystore,
     load_identity,
@@ -706,11 +707,9 @@ def shown_text(match: Any, view: Any, mode: str, window: Mapping[str, Any] | Non
     """What `pbem show` prints: the board (``mode`` "board"; ``window``: the
     map's ``around``/``radius``/``full`` of print_board) or the JSON view."""
     if mode == "json":
-        import json
-
         from pbem.render import console as render
 
-        return json.dumps(render.match_json(match), indent=2, sort_keys=True) + "\n"
+        return json_text(render.match_json(match)) + "\n"
     out = console()
     with out.capture() as captured:
         draw_match(out, match, view, window)
@@ -1017,7 +1016,8 @@ def data_list(games: tuple[str, ...], as_json: bool) -> None:
     names = games or tuple(sorted(registry.available()))
     sets = [s for name in names for s in datasets.describe_all(name)]
     if as_json:
-        emit_json([{"game": s.game, "name": s.name, "path": str(s.path) if s.path else None, "ruleset": s.ruleset} for s in sets])
+        emit_json([{"game": s.game, "name": s.name, "path": str(s.path) if s.path else None, "ruleset": s.ruleset} for s in sets],
+                  "data_sets")
         return
     for s in sets:
         click.echo(f"{s.game:10s} {s.describe()}")

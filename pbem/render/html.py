@@ -250,7 +250,8 @@ def _records(items: Sequence[Mapping[str, Any]]) -> str:
     return _table([k.replace("_", " ") for k in keys], rows, row_classes=classes)
 
 
-def _view_tables(view: Mapping[str, Any], game: Any = None, state: Any = None) -> str:
+def _view_tables(view: Mapping[str, Any], game: Any = None, state: Any = None,
+                 notes: Sequence[Mapping[str, Any]] | None = None) -> str:
     """A board-less game (dice, Calumpit, ASL): its summary, its position's
     facts and tables, its units, rolls and notes."""
     parts = []
@@ -287,8 +288,9 @@ def _view_tables(view: Mapping[str, Any], game: Any = None, state: Any = None) -
         parts.append("<h2>Declared rolls</h2>" + _table(["roll", "by", "dice", "note", "values", "total"], rows))
     if view.get("notes"):
         rows, classes = [], []
-        for n in view["notes"]:
-            status = f"revealed in {n['revealed_in']:04d}" if n.get("revealed_in") is not None else "sealed"
+        for n in (notes if notes is not None else view["notes"]):
+            status = f"revealed in {n['revealed_in']:04d}" if n.get("revealed_in") is not None else (
+                "revealed at the end" if n.get("at_end") else "sealed")
             text = n.get("value", "(hidden)") + ("  (only you see this)" if n.get("private") else "")
             rows.append([n["slot"], n["side"], f"{n['sealed_in']:04d}", status, text])
             classes.append("mine" if n.get("private") else "")
@@ -351,7 +353,9 @@ def match_html(match: Any, *, title: str | None = None) -> str:
                 ["marker", "box", "status"],
                 [[c.label, box_caption(board.map, box.where, box.name), c.tooltip] for box, c in markers]))
     else:
-        parts.append(_view_tables(view, game, replay.state))
+        from pbem.render.console import notes_at_end
+
+        parts.append(_view_tables(view, game, replay.state, notes_at_end(transcript, view.get("notes") or [])))
     events = [[f"{seq:04d}", e.rule, e.text] for seq, e in replay.events]
     parts.append("<h2>Log</h2>" + (_table(["msg", "rule", "what happened"], events, cls="log") if events else "<p>No events yet.</p>"))
     if replay.rolls:

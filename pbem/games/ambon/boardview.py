@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 #: the marks of a unit counter, as its status reads in the view
 OOS, DISRUPTED, HIDDEN, GONE = "OOS", "DISR", "?", "ELIM"
 PENALTIES = {"-2mp": "-2 MP", "no-move": "NO MV", "opposed": "OPPSD"}  # 6.2/6.3 marker -> its badge
+PENALTY_WORDS = {"-2mp": "-2 MP", "no-move": "no move", "opposed": "opposed landing"}
 MINE_BADGES = {"real": "REAL", "dummy": "DUMMY"}
 MINE_TONES = {"hidden": "#3b3b3b", "real": "#b22222", "dummy": "#f2f2f2"}
 BOX_TONES = {"eliminated": "#f3e3e3", "mines": "#e3e8ef"}
@@ -51,12 +52,12 @@ def _unit_marks(unit: Mapping[str, Any]) -> tuple[tuple[str, ...], list[str]]:
     if unit.get("oos"):
         marks.append(OOS)
         words.append("OOS")
-    if unit.get("flipped"):
+    if unit.get("flipped") and not unit.get("oos"):  # out of supply is disrupted already (13.0)
         marks.append(DISRUPTED)
         words.append("disrupted")
     if unit.get("status"):
         marks.append(PENALTIES.get(str(unit["status"]), str(unit["status"])))
-        words.append(PENALTIES.get(str(unit["status"]), str(unit["status"])))
+        words.append(PENALTY_WORDS.get(str(unit["status"]), str(unit["status"])))
     return tuple(marks), words
 
 
@@ -130,6 +131,8 @@ def _header(view: Mapping[str, Any]) -> tuple[HeaderItem, ...]:
 def _row(unit: Mapping[str, Any]) -> Row:
     """A unit of the order of battle: type, where, CF, MP, its status."""
     _, words = _unit_marks(unit)
+    if unit.get("flipped") and unit.get("oos"):
+        words.insert(0, "disrupted")
     kind = str(unit.get("type", ""))
     if kind == "concealed":
         words.append("concealed" + (f": {unit['identity']}" if unit.get("identity") else ""))
