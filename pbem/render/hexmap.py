@@ -77,13 +77,10 @@ def ink_for(bg: str) -> str:
 
 
 def sides_of(board: BoardView) -> list[str]:
-    """The board's sides in its order, then any other side a counter names."""
+    """The board's sides in its order, then any other side a counter names, alphabetically."""
     seen = [s.id for s in board.sides]
     counters = [c for st in board.stacks for c in st.counters] + [c for b in board.boxes for c in b.counters]
-    for c in counters:
-        if c.side and c.side not in seen:
-            seen.append(c.side)
-    return seen
+    return seen + sorted({c.side for c in counters if c.side and c.side not in seen})
 
 
 def header_line(board: BoardView, sep: str = " -- ") -> str:

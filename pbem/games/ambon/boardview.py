@@ -20,6 +20,7 @@ OOS, DISRUPTED, HIDDEN, GONE = "OOS", "DISR", "?", "ELIM"
 PENALTIES = {"-2mp": "-2 MP", "no-move": "NO MV", "opposed": "OPPSD"}  # 6.2/6.3 marker -> its badge
 PENALTY_WORDS = {"-2mp": "-2 MP", "no-move": "no move", "opposed": "opposed landing"}
 MINE_BADGES = {"real": "REAL", "dummy": "DUMMY"}
+SECRET_BADGES = {"detachment": "DET"}  # a concealed piece's identity on its strip (4.1)
 MINE_TONES = {"hidden": "#3b3b3b", "real": "#b22222", "dummy": "#f2f2f2"}
 BOX_TONES = {"eliminated": "#f3e3e3", "mines": "#e3e8ef"}
 UNKNOWN_SIDE = "#c4c4c4"  # an eliminated unit whose side the view does not give
@@ -76,11 +77,12 @@ def board_view(gmap: "GameMap", colours: Mapping[str, str], sides: tuple[str, ..
                 continue
             unit = units.get(label, {})
             marks, words = _unit_marks(unit)
-            secret = str(it.get("identity") or "")
+            secret = str(it.get("identity") or "")  # 4.1: to its owner only
             if it.get("concealed"):
                 marks = (HIDDEN, *marks)
                 words.insert(0, "concealed" + (f": {secret}, only you see this" if secret else ""))
-            counters.append(Counter(label, str(it["side"]), marks, "; ".join(words), secret, bool(secret)))
+            counters.append(Counter(label, str(it["side"]), marks, "; ".join(words), SECRET_BADGES.get(secret, secret),
+                                    bool(secret)))
         if where[:1].isdigit() and where not in gmap.boxes:
             stacks.append(Stack(where, tuple(counters)))
         else:
@@ -102,7 +104,8 @@ def board_view(gmap: "GameMap", colours: Mapping[str, str], sides: tuple[str, ..
         held.setdefault(m["box"], []).append(counter)
     names = {**HOLDING_BOXES, **(view.get("box_names") or {})}
     boxes = [Box(where, names.get(where, where), tuple(cs)) for where, cs in held.items() if where not in gmap.boxes]
-    boxes += [Box(b.id, "", tuple(held.get(b.id, ())), BOX_TONES.get(b.kind, "")) for b in gmap.boxes.values()]
+    boxes += [Box(b.id, names.get(b.id, ""), tuple(held.get(b.id, ())), BOX_TONES.get(b.kind, ""))
+              for b in gmap.boxes.values()]
     return BoardView(
         game="ambon",
         sides=sides_of(sides, NAMES, colours),
