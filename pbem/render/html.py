@@ -221,7 +221,7 @@ def _board_header(status: Mapping[str, Any]) -> list[str]:
 # --------------------------------------------------------------------------- a game without a board
 
 
-_SHOWN_ELSEWHERE = {"game", "stacks", "box_names", "rolls", "notes", "units", "over", "turn",
+_SHOWN_ELSEWHERE = {"game", "stacks", "rolls", "notes", "units", "over", "turn",
                     "phase", "active", "vp", "verdict"}
 
 
@@ -252,7 +252,7 @@ def _records(items: Sequence[Mapping[str, Any]]) -> str:
 
 def _view_tables(view: Mapping[str, Any], game: Any = None, state: Any = None,
                  notes: Sequence[Mapping[str, Any]] | None = None) -> str:
-    """A board-less game (dice, Calumpit, ASL): its summary, its position's
+    """A game without a map: its summary, its position's
     facts and tables, its units, rolls and notes."""
     parts = []
     if game is not None and isinstance(game, contract.Summary):
