@@ -47,7 +47,7 @@ def board_svg(game: Any, view: Mapping[str, Any], title: str | None = None, *,
     if board is None or board.map is None:
         from pbem.errors import UsageError
 
-        raise UsageError(f"the {getattr(game, 'name', 'game')} game has no board to draw")
+        raise UsageError(f"the {game.name} game has no board to draw")
     return svg.board_svg(board, title=title, header=svg.board_header(board) if header is None else header)
 
 
@@ -104,6 +104,8 @@ def order_of_battle(board: BoardView) -> Text:
 
 def event_hexes(board: BoardView, events: Iterable[Any]) -> list[str]:
     """The hexes the ``events`` name, directly or through a counter that is in one."""
+    from pbem.errors import InputError
+
     gmap = board.map
     if gmap is None:
         return []
@@ -116,7 +118,7 @@ def event_hexes(board: BoardView, events: Iterable[Any]) -> list[str]:
             if spot[:1].isdigit() and spot not in found and spot not in gmap.boxes:
                 try:
                     gmap.hex(spot)
-                except Exception:  # not a hex of this map: a number that is something else
+                except InputError:  # not a hex of this map: a number that is something else
                     return
                 found.append(spot)
         elif isinstance(value, Mapping):
@@ -145,7 +147,7 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
     if board is None or board.map is None:
         from pbem.errors import UsageError
 
-        raise UsageError(f"the {getattr(game, 'name', 'game')} game has no board to draw")
+        raise UsageError(f"the {game.name} game has no board to draw")
     events = list(events)
     width = out.width or 120
     focus: list[str] = []

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
 from pbem.engine.machine import (
     Dispatching,
@@ -38,6 +38,9 @@ from pbem.engine.later import dice_due, match_roll
 from pbem.engine.orders import typed_orders
 from pbem.errors import InputError
 from pbem.games.dice.expression import DiceExpression
+
+if TYPE_CHECKING:
+    from pbem.engine.boardview import BoardView
 
 MAX_NOTE = 200
 ORDER_FIELDS = {
@@ -286,7 +289,7 @@ class DiceGame(notes.EndedByOrder, Dispatching):
 
         return template.sections(self, state, side, secrets)
 
-    def board_view(self, view: Mapping[str, Any]) -> Any:
+    def board_view(self, view: Mapping[str, Any]) -> "BoardView":
         """What the renderers draw of ``view`` (:mod:`pbem.games.dice.boardview`)."""
         from pbem.games.dice.boardview import board_view
 
