@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from pbem.engine.boardview import (BoardView, Box, Counter, Flag, HeaderItem, LegendEntry, Row, Stack, VPItem,
+from pbem.engine.boardview import (BoardView, Box, Counter, Flag, HeaderItem, LegendEntry, Look, Row, Stack, VPItem,
                                    sides_of)
+from pbem.games.ambon.views import MARKER_NAMES
 
 if TYPE_CHECKING:
     from pbem.engine.mapdata import GameMap
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 #: the marks of a unit counter, as its status reads in the view
 OOS, DISRUPTED, HIDDEN, GONE = "OOS", "DISR", "?", "ELIM"
 PENALTIES = {"-2mp": "-2 MP", "no-move": "NO MV", "opposed": "OPPSD"}  # 6.2/6.3 marker -> its badge
-PENALTY_WORDS = {"-2mp": "-2 MP", "no-move": "no move", "opposed": "opposed landing"}
+PENALTY_WORDS = {marker: MARKER_NAMES[marker][1] for marker in PENALTIES}  # "-2 MP", "no move"...
 MINE_BADGES = {"real": "REAL", "dummy": "DUMMY"}
 SECRET_BADGES = {"detachment": "DET"}  # a concealed piece's identity on its strip (4.1)
 MINE_TONES = {"hidden": "#3b3b3b", "real": "#b22222", "dummy": "#f2f2f2"}
@@ -27,15 +28,20 @@ UNKNOWN_SIDE = "#c4c4c4"  # an eliminated unit whose side the view does not give
 OVERSTACKED = "!"
 HOLDING_BOXES = {"off-map": "off-map / sealed (14.2)"}
 
+
+def _said(marker: str, look: Look = "badge", badge: str = "", **extra: Any) -> LegendEntry:
+    """The legend's entry of one of the view's status markers (:data:`~pbem.games.ambon.views.MARKER_NAMES`)."""
+    glyph, _, meaning = MARKER_NAMES[marker]
+    return LegendEntry(badge or marker, meaning, glyph, look, **extra)
+
+
 LEGEND = (
     LegendEntry(OVERSTACKED, "overstacked hex", "!", "outline"),
     LegendEntry(HIDDEN, "concealed: identity hidden (4.1)", "?", "hidden"),
-    LegendEntry(DISRUPTED, "disrupted (2.2.1, 11.3)", "d", "hatched"),
-    LegendEntry(OOS, "out of supply: disrupted, may not recover (13.0)", "o", "badge", "#c0392b"),
-    LegendEntry("-2 MP", "landing penalty (landing table 6.2/6.3, not a mine): -2 MP this turn", "m"),
-    LegendEntry("NO MV", "landing penalty (landing table 6.2/6.3, not a mine): no move this turn", "n"),
-    LegendEntry("OPPSD", "opposed landing: no move, bombardment or attack this turn (6.3)", "x"),
-    LegendEntry("beachhead", "beachhead: landing hex, supply source (6.5, 13.1)", "b"),
+    _said("disrupted", "hatched", DISRUPTED),
+    _said("OOS", tone="#c0392b"),
+    *(_said(marker, badge=badge) for marker, badge in PENALTIES.items()),
+    _said("beachhead"),
     LegendEntry("MINE?", "mine marker, face down (6.1)", "?", "hidden",
                 sample=Counter("M1", None, ("MINE?",), tone=MINE_TONES["hidden"])),
     LegendEntry("REAL", "mine revealed: real (6.1)", "r", sample=Counter("M1", None, ("REAL",), tone=MINE_TONES["real"])),

@@ -90,7 +90,7 @@ def view(data: "AmbonData", state: AmbonState, side: str | None, secrets: Mappin
     }
 
 
-MARKER_NAMES = {  # marker -> [mark on the map, short, long] (pbem.render.hexmap.marker_of)
+MARKER_NAMES = {  # marker -> [mark on the map, short, long]: the board's legend (pbem.games.ambon.boardview)
     "OOS": ["o", "OOS", "out of supply: disrupted, may not recover (13.0)"],
     "disrupted": ["d", "disrupted", "disrupted (2.2.1, 11.3)"],
     "beachhead": ["b", "beachhead", "beachhead: landing hex, supply source (6.5, 13.1)"],
