@@ -183,14 +183,9 @@ def _status_html(status: Mapping[str, Any]) -> str:
     rows = [("game", "Game", escape(status["game"]), "")]
     if status.get("position"):
         rows.append(("position", "Position", escape(status["position"]), "awaited"))
-    items = list(status["items"])
-    last = [(label, value) for label, value in items if label.isupper()]  # a total (VP) after what is awaited
-    for label, value in items:
-        if (label, value) not in last:
-            rows.append((_field(label), label.capitalize(), escape(value), ""))
+    for label, value in status["items"]:  # the board's header: turn, phase, VP...
+        rows.append((_field(label), label[:1].upper() + label[1:], escape(value), ""))
     rows.append(("awaited", "Awaited then" if status.get("position") else "Awaited", escape(status["awaited"]), "awaited"))
-    for label, value in last:
-        rows.append((_field(label), label, escape(value), ""))
     if status.get("rulings"):  # one line of the page each: a ruling's words never share a line with a piece's id
         rows.append(("rulings", "Rulings", "\n<ul>\n" + "\n".join(f"<li>{escape(line)}</li>" for line in status["rulings"])
                      + "\n</ul>\n", ""))
@@ -211,9 +206,8 @@ def _field(label: str) -> str:
 
 def _board_header(status: Mapping[str, Any]) -> list[str]:
     bits = [status["game"]]
-    bits += [f"{label} {value}" for label, value in status["items"] if not label.isupper()]
+    bits += [f"{label} {value}" for label, value in status["items"]]
     bits.append(f"awaited: {status['awaited']}")
-    bits += [f"{label} {value}" for label, value in status["items"] if label.isupper()]
     position = [status["position"]] if status.get("position") else []  # a view at a message
     return [*position, " | ".join(bits), *status["verdict"][:1]]  # the VP items are in the page's header
 
