@@ -43,7 +43,7 @@ def test_status_lists_every_game_in_the_games_folder(players, tmp_path):
     assert ambon["turn"] == 1 and ambon["phase"] == "setup-allied" and not ambon["your_move"]
     assert ambon["next"]["side"] == "allied" and ambon["last_message_age_seconds"] >= 3 * 86400 - 60
     assert "holds message 0000" in rows["broken"]["error"] and rows["broken"]["fails_verification"] is True
-    assert [os.path.basename(row["directory"]) for row in json.loads(r.output)][0] == "vs-bob-dice"  # my move first
+    assert [os.path.basename(row["directory"]) for row in json.loads(r.output)["games"]][0] == "vs-bob-dice"  # my move first
     r = a.run("status")
     assert r.exit_code == 0 and "Your games" in r.output and "does not verify" in r.output and "(3d ago)" in r.output
 
