@@ -403,7 +403,7 @@ class DemoScript:
     ``describe(match, events)`` adds to each message's progress line (the
     events are those the message brought); ``last_line(match)``, if given,
     is the demo's last progress line.  ``highlight`` names the rules whose
-    events the final board shows (a game with a :class:`Board`)."""
+    events the final board shows (a game whose :class:`BoardViews` board has a map)."""
 
     summary: str  # one line for ``pbem demo --help``
     proposer: DemoPlayer
