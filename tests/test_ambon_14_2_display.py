@@ -29,6 +29,7 @@ from pbem.games.ambon import GAME, setup
 from pbem.app.orders_template import template, uncomment_examples
 from pbem.render.hexmap import render_map
 from pbem.render.svg import board_svg
+from test_engine_render import board_of as stacks_board
 
 SVG = "{http://www.w3.org/2000/svg}"
 # A note naming two beaches no First Wave box of this setup is aimed at, so
@@ -279,12 +280,12 @@ def test_14_2_a_box_not_on_the_maps_list_is_drawn_as_a_box_not_parsed_as_a_hex()
     stacks = {"0303": [{"label": "R1", "side": "red"}],
               "off-map": [{"label": "1.A", "side": "red"}, {"label": "1.B", "side": "red"}],
               "reserve": [{"label": "B9", "side": "blue"}]}
-    text = text_of(render_map(TEST_GAME.map, stacks, box_names={"reserve": "Reserve (turn 3)"}))
+    text = text_of(render_map(stacks_board(TEST_GAME.map, stacks, box_names={"reserve": "Reserve (turn 3)"})))
     # no side colours given: the sides in alphabetical order, blue [..] and red (..)
     assert "\noff-map: (1.A) (1.B)\n" in text + "\n" and "\nReserve (turn 3): [B9]\n" in text + "\n"
-    boxes = boxes_of(board_svg(TEST_GAME.map, stacks, box_names={"reserve": "Reserve (turn 3)"}))
+    boxes = boxes_of(board_svg(stacks_board(TEST_GAME.map, stacks, box_names={"reserve": "Reserve (turn 3)"})))
     assert boxes["off-map"] == ["1.A", "1.B"] and boxes["reserve"] == ["B9"]
-    svg = ET.fromstring(board_svg(TEST_GAME.map, stacks).encode())
+    svg = ET.fromstring(board_svg(stacks_board(TEST_GAME.map, stacks)).encode())
     captions = [" ".join(bit.strip() for bit in t.itertext() if bit.strip()) for g in svg.iter(f"{SVG}g")
                 if g.get("class") == "box" for t in g.iter(f"{SVG}text") if t.get("class") == "caption"]
     assert "off-map" in captions and "reserve" in captions and "Landing box -> 0101" in captions
@@ -293,4 +294,4 @@ def test_14_2_a_box_not_on_the_maps_list_is_drawn_as_a_box_not_parsed_as_a_hex()
 def test_14_2_a_hex_number_off_the_map_is_still_an_error():
     for draw in (render_map, board_svg):
         with pytest.raises(InputError, match="hex '0909' is off the map"):
-            draw(TEST_GAME.map, {"0909": [{"label": "X"}]})
+            draw(stacks_board(TEST_GAME.map, {"0909": [{"label": "X"}]}))

@@ -101,7 +101,7 @@ def test_6_new_names_an_installed_set_and_refuses_an_unknown_one(players, printe
     a, b = players
     assert a.run("data", "add", "calumpit", printed, "--name", "printed").exit_code == 0
     listing = a.run("data", "list", "calumpit", "--json")
-    sets = {s["name"]: s["ruleset"] for s in json.loads(listing.output)}
+    sets = {s["name"]: s["ruleset"] for s in json.loads(listing.output)["data_sets"]}
     assert set(sets) == {"shipped", "printed"}
     r = a.run("new", a.game, "--game", "calumpit", "--as", "american", "--opponent", b.pub(), "--data", "nonesuch")
     assert r.exit_code == 2 and "nonesuch" in r.output and "printed" in r.output

@@ -17,14 +17,14 @@ from pbem.errors import UsageError
 
 PBEM = Path(__file__).resolve().parent.parent / "pbem"
 CAPABILITIES = {
-    "ambon": {"RefereePositions", "RefereeSecrets", "OrdersTemplates", "SealChecks", "Audit", "Result", "Board",
+    "ambon": {"RefereePositions", "RefereeSecrets", "OrdersTemplates", "SealChecks", "Audit", "Result", "BoardViews",
               "SideColours"},
-    "calumpit": {"RefereePositions", "OrdersTemplates", "Audit", "Ending", "Summary"},
-    "asl": {"OrdersTemplates", "SealChecks", "Audit", "Ending"},
-    "dice": {"OrdersTemplates", "Audit", "Ending"},
+    "calumpit": {"RefereePositions", "OrdersTemplates", "Audit", "Ending", "Summary", "BoardViews"},
+    "asl": {"OrdersTemplates", "SealChecks", "Audit", "Ending", "BoardViews"},
+    "dice": {"OrdersTemplates", "Audit", "Ending", "BoardViews"},
 }
 OPTIONAL = ("RefereePositions", "RefereeSecrets", "OrdersTemplates", "SealChecks", "Audit", "Ending", "Summary",
-            "Result", "Board", "SideColours")
+            "Result", "BoardViews", "SideColours")
 
 
 @pytest.mark.parametrize("name", sorted(CAPABILITIES))

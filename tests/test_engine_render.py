@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 
 
 from engine_game.game import GAME, State
+from pbem.engine.boardview import from_stacks, sides_of
 from pbem.engine.machine import Ordered, apply_all
 from pbem.engine.mapdata import load_map
 from pbem.render.svg import board_svg
@@ -13,6 +14,11 @@ from pbem.render.svg import board_svg
 SVG = "{http://www.w3.org/2000/svg}"
 COLOURS = {s.id: s.colour for s in GAME.counters.sides.values()}
 NAMES = {s.id: s.name for s in GAME.counters.sides.values()}
+
+
+def board_of(gmap, stacks=None, colours=None, names=None, box_names=None):
+    """The board of ``stacks`` ({where: [{label, side?, marker?}]}) on ``gmap``, the sides those of ``colours``."""
+    return from_stacks("test", sides_of(list(colours or {}), names, colours), gmap, stacks or {}, box_names=box_names)
 
 
 def after_red_moves() -> State:
@@ -52,7 +58,7 @@ def parse(svg: str) -> ET.Element:
 
 def test_svg_is_valid_xml_with_the_whole_board(tmp_path):
     view = GAME.view(after_red_moves(), None)
-    svg = board_svg(GAME.map, view["stacks"], side_colours=COLOURS, side_names=NAMES)
+    svg = board_svg(board_of(GAME.map, view["stacks"], COLOURS, NAMES))
     (tmp_path / "board.svg").write_text(svg)  # what `pbem show --svg` writes
     root = ET.parse(tmp_path / "board.svg").getroot()
     assert root.tag == f"{SVG}svg" and root.get("viewBox").startswith("0 0 ")
@@ -81,12 +87,12 @@ def test_svg_hexagons_are_flat_or_pointy():
         assert len(ys) == 6
         return sum(1 for y in ys if abs(y - min(ys)) < 0.01)
 
-    assert top_corners(board_svg(GAME.map)) == 2  # odd-q: flat top
-    assert top_corners(board_svg(load_map(big_map("even-r", 4)))) == 1  # pointy top
+    assert top_corners(board_svg(board_of(GAME.map))) == 2  # odd-q: flat top
+    assert top_corners(board_svg(board_of(load_map(big_map("even-r", 4))))) == 1  # pointy top
 
 
 def test_svg_escapes_labels():
-    svg = board_svg(GAME.map, {"0303": [{"label": "<&>\"'", "side": "x", "marker": "]]>"}]}, title="a < b & c")
+    svg = board_svg(board_of(GAME.map, {"0303": [{"label": "<&>\"'", "side": "x", "marker": "]]>"}]}), title="a < b & c")
     root = parse(svg)
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert "<&>\"'" in texts and "]]>" in texts and "a < b & c" in texts
@@ -94,7 +100,7 @@ def test_svg_escapes_labels():
 
 
 def test_svg_river_runs_along_the_shared_edge():
-    root = parse(board_svg(GAME.map, numbers=False, legend=False))
+    root = parse(board_svg(board_of(GAME.map), numbers=False, legend=False))
     river = root.find(f"{SVG}g[@id='hexsides']/{SVG}g[@class='river']")
     terrain = {p.find(f"{SVG}title").text.split()[0]: p.get("points") for p in root.find(f"{SVG}g[@id='terrain']")}
     corners = lambda label: {tuple(round(float(v), 1) for v in pt.split(",")) for pt in terrain[label].split()}  # noqa: E731

@@ -47,7 +47,7 @@ def test_pbem_status_lists_a_game_with_a_fifo_as_not_verifying(game, tmp_path):
     import json
 
     r = pbem("status", str(game), "--json", home=tmp_path / "home")
-    (listed,) = json.loads(r.stdout)
+    (listed,) = json.loads(r.stdout)["games"]
     assert r.returncode == 0 and listed["fails_verification"]
     assert listed["error"].endswith("0010-allied.pbem: not a regular file; a message file is one (a FIFO, a device "
                                     "or a link to one is refused unread)")

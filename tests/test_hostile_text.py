@@ -237,6 +237,9 @@ def test_a_hostile_name_in_a_data_sets_map_reaches_no_terminal_and_no_svg():
     class Overridden:  # Ambon with a data set whose map is named by the opponent
         map = replace(GAME.map, name="\x1b[2J\x1b]8;;https://evil\x1b\\MAP [/]")
 
+        def board_view(self, view):
+            return replace(GAME.board_view(view), map=self.map)
+
         def __getattr__(self, name):
             return getattr(GAME, name)
 

@@ -16,8 +16,9 @@ from pbem.engine.mapdata import load_map
 from pbem.errors import InputError
 from pbem.games.ambon import GAME as AMBON
 from pbem.render import board
-from pbem.render.hexmap import key_stacks, marker_of, render_map, window_for
-from test_engine_render import after_red_moves, big_map  # the test game after red's moves; a plain map
+from pbem.engine.boardview import BoardView, LegendEntry, glyph_of
+from pbem.render.hexmap import key_stacks, render_map, window_for
+from test_engine_render import after_red_moves, big_map, board_of  # the test game after red's moves; a plain map
 
 COLOURS = {s.id: s.colour for s in TEST_GAME.counters.sides.values()}
 NAMES = {s.id: s.name for s in TEST_GAME.counters.sides.values()}
@@ -76,14 +77,14 @@ def test_terminal_board_known_answer():
     """Flat-topped odd-q columns as a honeycomb: odd columns half a hex down
     (0101 below 0201), a stack's key in its hex, its units listed below."""
     view = TEST_GAME.view(after_red_moves(), None)
-    text = text_of(render_map(TEST_GAME.map, view["stacks"], side_colours=COLOURS, side_names=NAMES,
+    text = text_of(render_map(board_of(TEST_GAME.map, view["stacks"], COLOURS, NAMES),
                               title="Test Strip - turn 1"))
     assert "\n".join(line.rstrip() for line in text.splitlines()) + "\n" == BOARD
 
 
 def test_the_board_has_colours_when_the_terminal_does():
     view = TEST_GAME.view(after_red_moves(), None)
-    ansi = text_of(render_map(TEST_GAME.map, view["stacks"], side_colours=COLOURS), colour=True)
+    ansi = text_of(render_map(board_of(TEST_GAME.map, view["stacks"], COLOURS)), colour=True)
     assert "48;2;111;154;82" in ansi  # forest #6f9a52 as a background
     assert "48;2;176;58;46" in ansi  # red's #b03a2e behind R1's key
 
@@ -91,7 +92,7 @@ def test_the_board_has_colours_when_the_terminal_does():
 def test_sides_are_told_apart_without_colour():
     """Mail, pipes and NO_COLOR lose the colours: the brackets stay."""
     view = TEST_GAME.view(after_red_moves(), None)
-    text = text_of(render_map(TEST_GAME.map, view["stacks"], side_colours=COLOURS, side_names=NAMES))
+    text = text_of(render_map(board_of(TEST_GAME.map, view["stacks"], COLOURS, NAMES)))
     assert "\x1b[" not in text
     assert "\\[a]__/" in text and "\\(c)*_/" in text  # red's R1 in [..], blue's B2 in (..)
     assert "Sides:   [a] Red  (a) Blue" in text
@@ -101,31 +102,30 @@ def test_every_stack_is_listed_with_full_unit_ids():
     """The hex holds a key; the list under the map has every counter's whole id."""
     stacks = {"0303": [{"label": "NEI-1.A", "side": "red", "marker": "disrupted"}, {"label": "228-Art", "side": "red"}],
               "0405": [{"label": "AUS-HQ", "side": "blue"}]}
-    text = text_of(render_map(TEST_GAME.map, stacks, side_colours=COLOURS))
+    text = text_of(render_map(board_of(TEST_GAME.map, stacks, COLOURS)))
     assert "\\[a]2d/" in text  # key, two units, the first letter of the marker
     assert "[a] 0303: NEI-1.A disrupted, 228-Art" in text
     assert "(b) 0405: AUS-HQ" in text
     assert "Marks: 2-9 units in the stack  d disrupted" in text
 
 
-def test_markers_may_name_their_mark_and_words():
-    assert marker_of("opposed", {"opposed": ["x", "opposed landing", "opposed landing: no move (6.3)"]}) == (
-        "x", "opposed landing", "opposed landing: no move (6.3)")
-    assert marker_of("OOS", {}) == ("o", "OOS", "OOS")
-    assert marker_of("OOS", {"OOS": "out of supply"}) == ("o", "out of supply", "out of supply")
+def test_a_mark_stands_on_the_map_for_the_legends_glyph_or_its_first_letter():
+    board = BoardView("test", (), legend=(LegendEntry("OPPSD", "opposed landing: no move (6.3)", "x"),))
+    assert glyph_of(board, "OPPSD") == "x"
+    assert glyph_of(board, "OOS") == "o"
 
 
 def test_keys_run_a_to_z_then_A_to_Z_then_two_letters():
     gmap = load_map(big_map("odd-q", 12))
     stacks = {f"{c:02d}{r:02d}": [{"label": f"U{c}{r}", "side": "a"}] for c in range(1, 9) for r in range(1, 9)}
-    keys = [s.key for s in key_stacks(gmap, stacks)]
+    keys = [s.key for s in key_stacks(board_of(gmap, stacks))]
     assert keys[:3] == ["a", "b", "c"] and keys[26] == "A" and keys[51] == "Z" and keys[52] == "aa"
     assert len(set(keys)) == len(keys)
 
 
 def test_pointy_topped_maps_are_drawn_as_bricks():
     gmap = load_map(big_map("odd-r", 4))
-    text = text_of(render_map(gmap, {"0102": [{"label": "X1", "side": "a"}]}, legend=False))
+    text = text_of(render_map(board_of(gmap, {"0102": [{"label": "X1", "side": "a"}]}), legend=False))
     lines = text.splitlines()
     row1 = next(line for line in lines if "0101" in line)
     row2 = next(line for line in lines if "0102" in line)
@@ -135,11 +135,11 @@ def test_pointy_topped_maps_are_drawn_as_bricks():
 
 def test_bad_stacks_and_windows_are_quoted():
     with pytest.raises(InputError, match="hex '0909' is off the map"):
-        render_map(TEST_GAME.map, {"0909": [{"label": "X"}]})
+        render_map(board_of(TEST_GAME.map, {"0909": [{"label": "X"}]}))
     with pytest.raises(InputError, match="has no 'label'"):
-        render_map(TEST_GAME.map, {"0101": [{"side": "red"}]})
+        render_map(board_of(TEST_GAME.map, {"0101": [{"side": "red"}]}))
     with pytest.raises(InputError, match="window"):
-        render_map(TEST_GAME.map, window=("0505", "0101"))
+        render_map(board_of(TEST_GAME.map), window=("0505", "0101"))
     with pytest.raises(InputError, match="--radius -1"):
         window_for(TEST_GAME.map, 80, around="0303", radius=-1)
     with pytest.raises(InputError, match="hex '0999'"):
@@ -151,10 +151,10 @@ def test_bad_stacks_and_windows_are_quoted():
 
 def test_columns_that_fit_the_width_and_the_caption_says_which():
     gmap = load_map(big_map("odd-q"))  # 20 columns: 121 characters drawn whole
-    text = text_of(render_map(gmap, {"1010": [{"label": "X1", "side": "a"}]}, width=120))
+    text = text_of(render_map(board_of(gmap, {"1010": [{"label": "X1", "side": "a"}]}), width=120))
     assert max(len(line) for line in text.splitlines()) <= 120
     assert "showing columns 02-20 of 01-20, every row" in text and "--full" in text  # round the middle
-    whole = text_of(render_map(gmap, {}, window=window_for(gmap, 80, full=True), width=80))
+    whole = text_of(render_map(board_of(gmap), window=window_for(gmap, 80, full=True), width=80))
     assert "2020" in whole and "0101" in whole and "showing" not in whole
 
 
@@ -174,10 +174,10 @@ def test_the_window_is_centred_on_the_hexes_to_look_at():
 def test_stacks_off_the_window_say_how_to_see_them():
     gmap = load_map(big_map("odd-q"))
     few = {"0101": [{"label": "A1", "side": "a"}], "2020": [{"label": "B1", "side": "b"}]}
-    text = text_of(render_map(gmap, few, window=window_for(gmap, 80, focus=["0101"]), width=80))
+    text = text_of(render_map(board_of(gmap, few), window=window_for(gmap, 80, focus=["0101"]), width=80))
     assert "(b) 2020: B1 -- not drawn: --around 2020" in text
     many = {f"20{r:02d}": [{"label": f"B{r}", "side": "b"}] for r in range(1, 8)}
-    text = text_of(render_map(gmap, {**few, **many}, window=window_for(gmap, 80, focus=["0101"]), width=80))
+    text = text_of(render_map(board_of(gmap, {**few, **many}), window=window_for(gmap, 80, focus=["0101"]), width=80))
     assert "Elsewhere (8 stacks; --full draws them): (b) 2001" in text and "B3" not in text
 
 
@@ -239,7 +239,7 @@ def test_the_window_follows_the_hexes_the_events_name_directly_or_by_their_units
                                                 positions={"1.D": "1402", "NEI-1.A": "0812"})), "japanese")
     events = [Event("6.2", "landing", {"lane": "hitu-lama", "landed": ["1.D"]}), Event("11.3", "hit", {"unit": "NEI-1.A"}),
               Event("6.5", "beachhead", {"hex": "0713"}), Event("5.0", "phase", {"turn": 3})]
-    assert board.event_hexes(AMBON, view, events) == ["1402", "0812", "0713"]  # "1.D" is a unit, not a hex
+    assert board.event_hexes(board.board_of(AMBON, view), events) == ["1402", "0812", "0713"]  # "1.D" is a unit, not a hex
 
 
 def test_the_ambon_board_reads_at_80_columns():
@@ -292,7 +292,7 @@ def test_show_at_80_columns_draws_a_window_round_the_last_events(kenji, tmp_path
 
     match = session.load(cut, Keystore(kenji.home).load(lambda: None))
     last = [e for s, e in newest(match.replay.events, lambda item: item[0] >= 11) if s == 11]
-    spots = board.event_hexes(match.game, match.view(), last)  # the demo's dice differ from run to run
+    spots = board.event_hexes(board.board_of(match.game, match.view()), last)  # the demo's dice differ from run to run
     assert (f"round the last events ({', '.join(spots[:4])}" if spots else "round the pieces") in r.output
     assert "--around HEX [--radius N]" in r.output
     assert max(len(line) for line in lines[:lines.index("Order of battle")]) <= 80
@@ -364,7 +364,7 @@ def test_long_captions_and_lists_wrap_at_80_columns():
     lines = console.export_text().splitlines()
     drawn = lines[:lines.index("Order of battle")]
     assert max(len(line) for line in drawn) <= 80, max(drawn, key=len)
-    assert sum(line.startswith("Eliminated:") for line in drawn) == 1 and any(line.startswith("  ") for line in drawn)
+    assert sum(line.startswith("Eliminated units:") for line in drawn) == 1 and any(line.startswith("  ") for line in drawn)
     assert "round the last events (1402, 0713, 0813, 1509, ...)." in drawn
 
 

@@ -20,6 +20,7 @@ from pbem.cli.base import (  # noqa: F401 - re-exported: the commands below and 
     PbemClickError,
     console,
     emit_json,
+    json_text,
     handles_errors,
     keystore,
     load_identity,
@@ -1002,7 +1003,8 @@ def data_list(games: tuple[str, ...], as_json: bool) -> None:
     names = games or tuple(sorted(registry.available()))
     sets = [s for name in names for s in datasets.describe_all(name)]
     if as_json:
-        emit_json([{"game": s.game, "name": s.name, "path": str(s.path) if s.path else None, "ruleset": s.ruleset} for s in sets])
+        emit_json([{"game": s.game, "name": s.name, "path": str(s.path) if s.path else None, "ruleset": s.ruleset} for s in sets],
+                  "data_sets")
         return
     for s in sets:
         click.echo(f"{s.game:10s} {s.describe()}")
@@ -1095,9 +1097,9 @@ def demo(game: str | None, directory: str | None, rulings: tuple[str, ...], pres
         if script.last_line is not None:
             progress(script.last_line(report.final))
         final = report.final
-        if contract.board_of(final.game) is not None:
-            from pbem.render import board
+        from pbem.render import board
 
+        if board.has_board(final.game, final.view()):
             events = [e for _, e in final.replay.events if e.rule in script.highlight]
             tally = next((e for e in reversed(events) if "breakdown" in e.data), None)
             shown = [e for e in events if e is not tally]

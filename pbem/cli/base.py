@@ -14,7 +14,7 @@ import functools
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import click
 
@@ -70,8 +70,24 @@ def console(stderr: bool = False):
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
-def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, sort_keys=True))
+#: The version of every ``--json`` document's layout (docs/json.md); raised when a key changes meaning or goes.
+JSON_SCHEMA = 1
+
+
+def json_document(data: Mapping[str, Any] | list[Any], key: str = "items") -> dict[str, Any]:
+    """``data`` as a ``--json`` document: an object carrying ``"schema"``
+    (:data:`JSON_SCHEMA`); a list is the document's ``key``."""
+    body = {key: list(data)} if isinstance(data, list) else dict(data)
+    return {**body, "schema": JSON_SCHEMA}
+
+
+def json_text(data: Mapping[str, Any] | list[Any], key: str = "items") -> str:
+    return json.dumps(json_document(data, key), indent=2, sort_keys=True)
+
+
+def emit_json(data: Mapping[str, Any] | list[Any], key: str = "items") -> None:
+    """Print a ``--json`` document (:func:`json_document`): the one place pbem prints JSON."""
+    click.echo(json_text(data, key))
 
 
 def warn(findings: Any) -> None:

@@ -330,7 +330,7 @@ def status(directories: tuple[str, ...], as_json: bool) -> None:
     with progress_bar("checking games") as progress:
         found = status_lib.statuses(directories, my_fingerprint(), identity=identity_if_free(), progress=progress)
     if as_json:
-        emit_json([s.to_json() for s in found])
+        emit_json([s.to_json() for s in found], "games")
         return
     out = console()
     if not found:

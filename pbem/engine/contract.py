@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
 
 if TYPE_CHECKING:  # annotations only: listing pbem's commands imports this module, not the state machine
+    from pbem.engine.boardview import BoardView
     from pbem.engine.machine import Action, Awaited, DiceDue, Event, ParsedOrders
 
 
@@ -251,10 +252,16 @@ class Result(Protocol):
 
 
 @runtime_checkable
-class Board(Protocol):
-    """A hex map (:class:`pbem.engine.mapdata.GameMap`) the renderers draw the view's ``stacks`` on."""
+class BoardViews(Protocol):
+    """What the renderers draw of a view: ``board_view(view)`` builds a
+    :class:`~pbem.engine.boardview.BoardView` from what ``view(state,
+    side, secrets)`` gave that side -- the map (if the game has one), its
+    stacks and boxes, the header, the order of battle, the VP, and what
+    each mark means -- in words that belong to no game, so that the
+    renderers read none of the game's.  Only what the view holds, so only
+    what that side may see."""
 
-    map: Any
+    def board_view(self, view: Mapping[str, Any]) -> BoardView: ...
 
 
 @runtime_checkable
@@ -296,9 +303,9 @@ class SideColours(Protocol):
     side_colours: dict[str, str]
 
 
-def board_of(game: Any) -> Any | None:
-    """The game's map, if it has a :class:`Board` (None when it has no map loaded)."""
-    return game.map if isinstance(game, Board) else None
+def board_of(game: Any, view: Mapping[str, Any]) -> BoardView | None:
+    """The :class:`BoardViews` board of ``view`` (None for a game without one)."""
+    return game.board_view(view) if isinstance(game, BoardViews) else None
 
 
 def side_colours(game: Any) -> dict[str, str] | None:
@@ -419,7 +426,7 @@ class DemoScript:
     ``describe(match, events)`` adds to each message's progress line (the
     events are those the message brought); ``last_line(match)``, if given,
     is the demo's last progress line.  ``highlight`` names the rules whose
-    events the final board shows (a game with a :class:`Board`)."""
+    events the final board shows (a game whose :class:`BoardViews` board has a map)."""
 
     summary: str  # one line for ``pbem demo --help``
     proposer: DemoPlayer

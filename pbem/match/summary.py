@@ -235,3 +235,28 @@ __all__ = [
     "summary_lines",
     "summary_of",
 ]
+
+
+def revealed_at_end(transcript: Any) -> dict[tuple[str, str], str]:
+    """(side, slot) -> the value of every sealed slot that a side's per-game
+    secret, published in its closing message, opens (issue 30): a sealed
+    note nobody revealed during the game is known to all once the game is
+    over.  Empty for a side whose secret is not published; a store that
+    does not open is left out (``verify --audit`` reports it)."""
+    import base64
+
+    from pbem.errors import HiddenInfoError, IntegrityError
+    from pbem.protocol import sealed
+
+    found: dict[tuple[str, str], str] = {}
+    for m, msg in enumerate(transcript.messages):
+        side, blob = msg.side, msg.body.get("sealed")
+        if not blob or side not in transcript.secrets:
+            continue
+        try:
+            store = sealed.open_store(transcript.secrets[side], transcript.game, msg.author, m, base64.b64decode(blob))
+        except (HiddenInfoError, IntegrityError, ValueError):
+            continue
+        for slot, value in store.items():
+            found.setdefault((side, slot), value)
+    return found

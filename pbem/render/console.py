@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from typing import TYPE_CHECKING
 
@@ -229,8 +229,9 @@ def print_show(out: Console, match: Any, since: int = 0, every: bool = False) ->
         table = Table(title="Sealed notes")
         for column in ("slot", "by", "sealed in", "status", "text"):
             table.add_column(column)
-        for n in view["notes"]:
-            status = f"revealed in {_seq(n['revealed_in'])}" if n.get("revealed_in") is not None else "sealed"
+        for n in notes_at_end(match.transcript, view["notes"]):
+            status = f"revealed in {_seq(n['revealed_in'])}" if n.get("revealed_in") is not None else (
+                "revealed at the end" if n.get("at_end") else "sealed")
             text = literal(n.get("value", "(hidden)"))
             if n.get("private"):
                 text.append("  [only you see this]")
@@ -239,9 +240,28 @@ def print_show(out: Console, match: Any, since: int = 0, every: bool = False) ->
     print_turn(out, match)
 
 
+def notes_at_end(transcript: Any, notes: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A view's sealed ``notes``, each one nobody revealed during the game
+    given its value (and ``at_end``; no longer ``private``) once its side's
+    closing message has published the secret that opens it (issue 30)."""
+    from pbem.match.summary import revealed_at_end
+
+    shown = [dict(n) for n in notes]
+    if all(n.get("revealed_in") is not None for n in shown):
+        return shown
+    known = revealed_at_end(transcript)
+    for n in shown:
+        if n.get("revealed_in") is None and (n.get("side"), n.get("slot")) in known:  # the owner's, too: no longer only theirs
+            n.update(value=known[n["side"], n["slot"]].strip(), at_end=True, private=False)
+    return shown
+
+
 def report_json(report: Any) -> dict[str, Any]:
     t = report.transcript
+    view = report.replay.game.view(report.replay.state, None)
+    notes = notes_at_end(t, view.get("notes") or []) if isinstance(view, Mapping) else []
     return {
+        **({"notes": notes} if notes else {}),
         "ok": report.ok,
         "audited": report.audited,
         "game": t.game,

@@ -11,30 +11,20 @@ Pointy-topped layouts (``-r``) as bricks, every other row half a hex to the
 right, so that neighbours touch as on the printed map.
 
 Each stack gets a key (``a``-``z``, then ``A``-``Z``, then two letters) and
-its contents are listed under the map with their full ids, so that the map
-stays readable at 80 columns.  The brackets round the key tell the sides
+its contents are listed under the map with their full labels, so that the
+map stays readable at 80 columns.  The brackets round the key tell the sides
 apart without colour (mail, pipes, ``NO_COLOR``): ``[a]`` the first side,
 ``(a)`` the second, ``<a>`` and ``|a|`` a third and fourth, ``{a}`` a hex
-with markers only (a beachhead).  After the key: the number of units when
-more than one, then marks -- ``!`` overstacked, the first letter of a
-unit's status marker (``d`` disrupted, ``o`` OOS...), ``?`` concealed,
-``+`` markers under the units.  :func:`map_legend` explains every mark drawn.
+with markers only.  After the key: the number of units when more than one,
+then marks -- a flagged hex's mark (:class:`~pbem.engine.boardview.Flag`),
+the character of each of the units' marks (the legend's ``glyph``, else the
+mark's first letter), ``+`` markers under the units.  :func:`map_legend`
+explains every mark drawn, in the words of the board's legend.
 
-``stacks`` is what any game's view can give: hex number (or box id) ->
-counters, top first, each a mapping with ``label``, ``side`` (absent or
-None for a marker such as a beachhead) and optionally ``marker`` (a status
-shown on the unit, e.g. ``"disrupted"``) and ``concealed`` (True).  A view
-may add ``overstacked`` (hex number -> why, e.g. "functional overstacking
-(9.0)") and ``marker_names`` (marker -> what it means, with its rule).
-
-A key is a hex when it starts with a digit (and must then be a hex of the
-map); any other key is a **box** drawn beside the map, never parsed as a
-hex: one of the map's off-map boxes (landing boxes, a turn track...) or a
-holding box the map does not list, such as Ambon's ``"off-map"`` (14.2:
-the Second Wave battalions before their sealed note is revealed).  A
-holding box is captioned by its key, or by ``box_names`` (box id ->
-caption).  The boxes that hold counters are listed under the stacks,
-holding boxes first.
+What is drawn is a :class:`~pbem.engine.boardview.BoardView`: the game
+says what its counters' marks mean; nothing here knows a game.  Its boxes
+(the map's own and the holding boxes the map does not list) are listed under
+the stacks, those holding counters.
 
 Which part of the map is drawn is a :class:`Window`: :func:`window_for`
 picks the columns that fit the width round the hexes to look at (the last
@@ -51,15 +41,14 @@ from rich.console import Group
 from rich.style import Style
 from rich.text import Text
 
+from pbem.engine.boardview import BoardView, Counter, glyph_of
 from pbem.engine.mapdata import GameMap
 from pbem.errors import InputError
 
 __all__ = [
-    "Box", "Stack", "Stacks", "Window", "boxes_of", "check_stacks", "draw_grid", "ink_for", "is_box", "key_stacks",
-    "flow", "map_legend", "position_bits", "unit_status", "render_map", "side_palette", "sides_in", "stack_list", "window_for",
+    "Keyed", "Window", "box_caption", "draw_grid", "ink_for", "key_stacks", "flow", "map_legend", "header_line",
+    "render_map", "side_palette", "sides_of", "stack_list", "window_for", "words",
 ]
-
-Stacks = Mapping[str, Sequence[Mapping[str, Any]]]
 
 CELL = 5  # characters inside a hex
 _PALETTE = ("#b03a2e", "#2e5fa8", "#3c8d40", "#8e44ad", "#d68910", "#17a589")
@@ -87,141 +76,61 @@ def ink_for(bg: str) -> str:
     return "black" if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else "white"
 
 
-def sides_in(stacks: Stacks) -> list[str]:
-    seen: list[str] = []
-    for items in stacks.values():
-        for it in items:
-            s = it.get("side")
-            if s and s not in seen:
-                seen.append(s)
-    return sorted(seen)
+def sides_of(board: BoardView) -> list[str]:
+    """The board's sides in its order, then any other side a counter names, alphabetically."""
+    seen = [s.id for s in board.sides]
+    counters = [c for st in board.stacks for c in st.counters] + [c for b in board.boxes for c in b.counters]
+    return seen + sorted({c.side for c in counters if c.side and c.side not in seen})
 
 
-def is_box(gmap: GameMap, where: str) -> bool:
-    """True when the key ``where`` of ``stacks`` names a box (one of the
-    map's off-map boxes, or a holding box such as ``"off-map"``), False for a
-    hex number -- anything starting with a digit, which must be a hex of the
-    map (InputError quoting it otherwise)."""
-    if not isinstance(where, str) or not where.strip():
-        raise InputError(f"stack key {where!r} is neither a hex number nor a box id")
-    if where in gmap.boxes or not where[:1].isdigit():
-        return True
-    gmap.hex(where)
-    return False
+def header_line(board: BoardView, sep: str = " -- ") -> str:
+    """What a board's header says of the position: the game, then its header items."""
+    return sep.join([board.game, *(item.text() for item in board.header)])
 
 
-def check_stacks(gmap: GameMap, stacks: Stacks) -> None:
-    """InputError quoting any key of ``stacks`` that starts with a digit but
-    is not a hex of the map, or a counter without a label."""
-    for where, items in stacks.items():
-        is_box(gmap, where)
-        for it in items:
-            if not isinstance(it, Mapping) or not isinstance(it.get("label"), str):
-                raise InputError(f"counter {it!r} in {where!r} has no 'label'")
+def box_caption(gmap: GameMap, where: str, name: str) -> str:
+    """A box's caption: the board's name for it, else the map's, else its id."""
+    return name or (gmap.boxes[where].name if where in gmap.boxes else where)
 
 
-@dataclass(frozen=True)
-class Box:
-    """A box drawn beside the map, with the counters in it (top first)."""
-
-    id: str
-    caption: str
-    items: tuple[Mapping[str, Any], ...]
-    listed: bool  # one of the map's off-map boxes; False: a holding box only the view names
-    target: str = ""  # the hex number it is aimed at ("" if none)
-
-
-def boxes_of(gmap: GameMap, stacks: Stacks, box_names: Mapping[str, str] | None = None, *,
-             empty: bool = False) -> list[Box]:
-    """The boxes to draw: the holding boxes of ``stacks`` (keys that are no
-    hex and not on the map's list) in the order of ``stacks``, then the map's
-    own boxes in the map's order -- those without counters only when
-    ``empty``.  Captions: ``box_names``, else the box's name (a holding box:
-    its id)."""
-    names = dict(box_names or {})
-    found = [Box(where, names.get(where, where), tuple(items), False)
-             for where, items in stacks.items() if items and where not in gmap.boxes and is_box(gmap, where)]
-    for box in gmap.boxes.values():
-        items = tuple(stacks.get(box.id, ()))
-        if items or empty:
-            target = gmap.label(box.target) if box.target is not None else ""
-            found.append(Box(box.id, names.get(box.id, box.name), items, True, target))
-    return found
-
-
-def position_bits(game: str, view: Mapping[str, Any], names: Mapping[str, str] | None = None) -> list[str]:
-    """What a board's header says of the position: the game, ``turn N``,
-    the phase, ``game over`` or who acts (``names``: side -> name), the VP."""
-    names = names or {}
-    bits = [game]
-    if view.get("turn") is not None:
-        bits.append(f"turn {view['turn']}")
-    if view.get("phase"):
-        bits.append(f"phase {view['phase']}")
-    if view.get("over"):
-        bits.append("game over")
-    elif view.get("active"):
-        bits.append(f"{names.get(view['active'], view['active'])} to act")
-    if isinstance(view.get("vp"), int):
-        bits.append(f"VP {view['vp']:+d}")
-    return bits
+def words(counter: Counter) -> str:
+    """A counter in words: its label, then what it is (its tooltip)."""
+    return counter.label + (f" {counter.tooltip}" if counter.tooltip else "")
 
 
 # --------------------------------------------------------------------------- stacks
 
 
-Marker = tuple[str, str, str]  # a status marker's mark on the map, its short and its long description
-
-
-def marker_of(marker: str, marker_names: Mapping[str, Any] | None) -> Marker:
-    """``(mark, short, long)`` of a status marker: from ``marker_names``
-    (marker -> ``[mark, short, long]``, or a description), else its own
-    first letter and name."""
-    spec = (marker_names or {}).get(marker)
-    if isinstance(spec, (list, tuple)) and len(spec) == 3:
-        mark, short, long = (str(x) for x in spec)
-        return mark[:1] or marker[:1].lower(), short, long
-    words = str(spec) if spec else marker
-    return marker[:1].lower(), words, words
-
-
-def unit_status(unit: Mapping[str, Any], marker_names: Mapping[str, Any] | None) -> list[str]:
-    """An order-of-battle entry's status in words: disrupted, OOS, and its
-    penalty marker's short name (:func:`marker_of`)."""
-    penalty = marker_of(str(unit["status"]), marker_names)[1] if unit.get("status") else ""
-    return [s for s in ("disrupted" if unit.get("flipped") else "", "OOS" if unit.get("oos") else "", penalty) if s]
-
-
 @dataclass(frozen=True)
-class Stack:
+class Keyed:
     """The counters of one hex, with the key that stands for them on the map."""
 
     where: str
     key: str
-    units: tuple[Mapping[str, Any], ...]
-    markers: tuple[Mapping[str, Any], ...]
-    overstacked: str = ""  # why, from the view ("" when not)
-    marks: tuple[tuple[str, str], ...] = ()  # (mark, what it means), most important first
+    units: tuple[Counter, ...]
+    markers: tuple[Counter, ...]
+    flag: str = ""  # why the hex is flagged ("" when not)
+    marks: tuple[tuple[str, str], ...] = ()  # (glyph, what it means), most important first
 
     @property
     def side(self) -> str | None:
         """The top unit's side (None: markers only)."""
-        return self.units[0].get("side") if self.units else None
+        return self.units[0].side if self.units else None
 
 
-def _marks(units: Sequence[Mapping[str, Any]], markers: Sequence[Mapping[str, Any]], overstacked: str,
-           marker_names: Mapping[str, Any] | None) -> tuple[tuple[str, str], ...]:
-    """A stack's marks and what each means: overstacked, the units' status
-    markers (:func:`marker_of`), concealed, markers under the units."""
+def _marks(board: BoardView, units: Sequence[Counter], markers: Sequence[Counter],
+           flag: tuple[str, str] | None) -> tuple[tuple[str, str], ...]:
+    """A stack's marks and what each means: its flag, the units' marks,
+    markers under the units."""
     found: dict[str, str] = {}
-    if overstacked:
-        found["!"] = "overstacked"
+    if flag is not None:
+        mark, why = flag
+        entry = board.entry(mark)
+        found[glyph_of(board, mark)] = entry.meaning if entry is not None else why
     for unit in units:
-        if unit.get("marker"):
-            mark, _, long = marker_of(str(unit["marker"]), marker_names)
-            found.setdefault(mark, long)
-    if any(unit.get("concealed") for unit in units):
-        found.setdefault("?", "concealed")
+        for mark in unit.marks:
+            entry = board.entry(mark)
+            found.setdefault(glyph_of(board, mark), entry.meaning if entry is not None else mark)
     if units and markers:
         found.setdefault("+", "markers under the units")
     return tuple(found.items())
@@ -234,20 +143,20 @@ def _key(n: int) -> str:
     return _KEYS[n // len(_KEYS) % len(_KEYS)] + _KEYS[n % len(_KEYS)]
 
 
-def key_stacks(gmap: GameMap, stacks: Stacks, overstacked: Mapping[str, str] | None = None,
-               marker_names: Mapping[str, Any] | None = None) -> list[Stack]:
+def key_stacks(board: BoardView) -> list[Keyed]:
     """The stacks in hexes, keyed in hex-number order (column, then row), so
-    that a key is found in the list where the hex number sorts."""
-    check_stacks(gmap, stacks)
-    overstacked = overstacked or {}
-    hexes = sorted(where for where, items in stacks.items() if items and not is_box(gmap, where))
+    that a key is found in the list where the hex number sorts.  InputError
+    quoting a stack that is in no hex of the map."""
+    assert board.map is not None
+    flags = {f.where: (f.mark, f.why) for f in board.flags}
+    stacks = sorted((st for st in board.stacks if st.counters), key=lambda st: st.where)
     out = []
-    for n, where in enumerate(hexes):
-        items = stacks[where]
-        units = tuple(it for it in items if it.get("side"))
-        markers = tuple(it for it in items if not it.get("side"))
-        why = str(overstacked.get(where, ""))
-        out.append(Stack(where, _key(n), units, markers, why, _marks(units, markers, why, marker_names)))
+    for n, st in enumerate(stacks):
+        board.map.hex(st.where)
+        units = tuple(c for c in st.counters if c.side)
+        markers = tuple(c for c in st.counters if not c.side)
+        flag = flags.get(st.where)
+        out.append(Keyed(st.where, _key(n), units, markers, flag[1] if flag else "", _marks(board, units, markers, flag)))
     return out
 
 
@@ -260,7 +169,7 @@ def _bracket(stack_side: str | None, sides: Sequence[str]) -> str:
         return BRACKETS[-1]
 
 
-def _tag(stack: Stack, sides: Sequence[str], cell: int) -> str:
+def _tag(stack: Keyed, sides: Sequence[str], cell: int) -> str:
     """What the hex shows of ``stack``: bracketed key, count, marks (fits ``cell``)."""
     tag = _keyed(stack, sides)
     if len(stack.units) > 1:
@@ -396,7 +305,7 @@ class Lines:
         return Measurement(width, width)
 
 
-def draw_grid(gmap: GameMap, stacks: Sequence[Stack], window: Window, sides: Sequence[str],
+def draw_grid(gmap: GameMap, stacks: Sequence[Keyed], window: Window, sides: Sequence[str],
               colours: Mapping[str, str]) -> Lines:
     """The hexes of ``window`` with the stacks' tags, as text with styles."""
     lay = gmap.layout
@@ -451,19 +360,6 @@ def draw_grid(gmap: GameMap, stacks: Sequence[Stack], window: Window, sides: Seq
     return canvas.lines()
 
 
-def _unit_words(item: Mapping[str, Any], marker_names: Mapping[str, Any]) -> str:
-    """A counter in words: its id and status, or what a marker is."""
-    if not item.get("side") and item.get("marker", item["label"]) == item["label"]:
-        return marker_of(str(item["label"]), marker_names)[1]
-    bits = []
-    if item.get("concealed"):
-        bits.append("concealed" + (f": {item['identity']}" if item.get("identity") else ""))
-    marker = item.get("marker")
-    if marker:
-        bits.append(marker_of(str(marker), marker_names)[1])
-    return str(item["label"]) + (f" {', '.join(bits)}" if bits else "")
-
-
 def place_names(gmap: GameMap) -> dict[str, str]:
     """Hex number -> the name printed there (key locations, then places)."""
     names = {gmap.label(h): k.name for h, k in gmap.key_locations.items()}
@@ -472,13 +368,13 @@ def place_names(gmap: GameMap) -> dict[str, str]:
     return names
 
 
-def stack_list(gmap: GameMap, stacks: Sequence[Stack], sides: Sequence[str], colours: Mapping[str, str],
-               width: int, marker_names: Mapping[str, str] | None = None, only: Iterable[str] | None = None) -> Text:
-    """One line a stack: key, hex number (and name), every counter by its
-    full id with its status, and why the hex is overstacked.  ``only``: the
-    hex numbers drawn; a stack elsewhere says how to see it, or, when more
-    than ``ELSEWHERE`` are elsewhere, they are named on one line."""
-    marker_names = marker_names or {}
+
+def stack_list(gmap: GameMap, stacks: Sequence[Keyed], sides: Sequence[str], colours: Mapping[str, str],
+               width: int, only: Iterable[str] | None = None) -> Text:
+    """One line a stack: key, hex number (and name), every counter in words,
+    and why the hex is flagged.  ``only``: the hex numbers drawn; a stack
+    elsewhere says how to see it, or, when more than ``ELSEWHERE`` are
+    elsewhere, they are named on one line."""
     names = place_names(gmap)
     shown = set(only) if only is not None else None
     off = [stack for stack in stacks if shown is not None and stack.where not in shown]
@@ -492,10 +388,10 @@ def stack_list(gmap: GameMap, stacks: Sequence[Stack], sides: Sequence[str], col
             out.append("\n")
         lines += 1
         place = f" {names[stack.where]}" if stack.where in names else ""
-        parts = [_unit_words(u, marker_names) for u in stack.units] + [_unit_words(m, marker_names) for m in stack.markers]
+        parts = [words(c) for c in stack.units + stack.markers]
         parts = [part + "," for part in parts[:-1]] + parts[-1:]
-        if stack.overstacked:
-            parts.append(f"-- ! {stack.overstacked}")
+        if stack.flag:
+            parts.append(f"-- {stack.marks[0][0]} {stack.flag}")
         if shown is not None and stack.where not in shown:
             parts.append(f"-- not drawn: --around {stack.where}")
         ink = Style(color=colours[stack.side], bold=True) if stack.side is not None and stack.side in colours else Style(bold=True)
@@ -507,7 +403,7 @@ def stack_list(gmap: GameMap, stacks: Sequence[Stack], sides: Sequence[str], col
     return out
 
 
-def _keyed(stack: Stack, sides: Sequence[str]) -> str:
+def _keyed(stack: Keyed, sides: Sequence[str]) -> str:
     bracket = _bracket(stack.side, sides)  # two characters
     return f"{bracket[0]}{stack.key}{bracket[1]}"
 
@@ -527,21 +423,29 @@ def flow(out: Text, head: str, chips: Sequence[str], width: int, *, sep: str = "
         used += len(gap) + len(chip)
 
 
-def _box_lines(gmap: GameMap, stacks: Stacks, sides: Sequence[str], colours: Mapping[str, str],
-               box_names: Mapping[str, str] | None, width: int, marker_names: Mapping[str, str]) -> Text:
+
+def _box_lines(board: BoardView, sides: Sequence[str], colours: Mapping[str, str], width: int) -> Text:
+    """The boxes that hold counters, one a line: caption (and the hex it
+    is aimed at), then each counter in words, bracketed by its side."""
+    assert board.map is not None
+    gmap = board.map
     out = Text()
-    for i, box in enumerate(boxes_of(gmap, stacks, box_names)):
-        if i:
+    for box in (b for b in board.boxes if b.counters):
+        if out.plain:
             out.append("\n")
-        chips = [_unit_words(it, marker_names).join(_bracket(it.get("side"), sides)) for it in box.items]
-        styles = [Style(color=colours[it["side"]]) if it.get("side") in colours else None for it in box.items]
-        flow(out, f"{box.caption}{f' (-> {box.target})' if box.target else ''}:", chips, width, styles=styles)
+        chips = [words(c).join(_bracket(c.side, sides)) for c in box.counters]
+        styles = [Style(color=colours[c.side]) if c.side is not None and c.side in colours else None for c in box.counters]
+        target = gmap.boxes[box.where].target if box.where in gmap.boxes else None
+        aimed = f" (-> {gmap.label(target)})" if target is not None else ""
+        flow(out, f"{box_caption(gmap, box.where, box.name)}{aimed}:", chips, width, styles=styles)
     return out
 
 
-def map_legend(gmap: GameMap, stacks: Sequence[Stack], sides: Sequence[str], colours: Mapping[str, str],
-               names: Mapping[str, str], width: int = 80) -> Text:
+def map_legend(board: BoardView, stacks: Sequence[Keyed], sides: Sequence[str], colours: Mapping[str, str],
+               width: int = 80) -> Text:
     """What every glyph and mark on the drawn map means."""
+    assert board.map is not None
+    gmap, names = board.map, board.side_names()
     t = Text()
     t.append("Terrain:", style="bold")
     for i, tt in enumerate(gmap.terrain_types.values()):
@@ -556,18 +460,18 @@ def map_legend(gmap: GameMap, stacks: Sequence[Stack], sides: Sequence[str], col
              for side in sides]
     if any(stack.side is None for stack in stacks):
         chips.append(("{a}", "markers only", Style(color="black", bgcolor=_MARKER_BG, bold=True)))
-    for i, (chip, words, style) in enumerate(chips):
+    for i, (chip, what, style) in enumerate(chips):
         t.append("  " if i else " ")
         t.append(chip, style=style)
-        t.append(f" {words}")
+        t.append(f" {what}")
     used: dict[str, str] = {}
     if any(len(stack.units) > 1 for stack in stacks):
         used["2-9"] = "units in the stack"
+    flagged = {glyph_of(board, f.mark) for f in board.flags}
     for stack in stacks:
         for mark, what in stack.marks:
             used.setdefault(mark, what)
-    first, last = ("2-9", "!"), ("?", "+")  # counts and overstacking first, the markers, then these
-    order = sorted(used, key=lambda m: (first.index(m) if m in first else 2 + last.index(m) if m in last else 2, m))
+    order = sorted(used, key=lambda m: (0 if m == "2-9" else 1 if m in flagged else 3 if m == "+" else 2, m))
     if used:
         t.append("\n")
         flow(t, "Marks:", [f"{mark} {used[mark]}" for mark in order], width, sep="  ")
@@ -575,32 +479,27 @@ def map_legend(gmap: GameMap, stacks: Sequence[Stack], sides: Sequence[str], col
 
 
 def render_map(
-    gmap: GameMap,
-    stacks: Stacks | None = None,
+    board: BoardView,
     *,
-    side_colours: Mapping[str, str] | None = None,
-    side_names: Mapping[str, str] | None = None,
     window: Window | tuple[str, str] | None = None,
     width: int = 120,
     title: str | None = None,
     legend: bool = True,
-    box_names: Mapping[str, str] | None = None,
-    overstacked: Mapping[str, str] | None = None,
-    marker_names: Mapping[str, str] | None = None,
     focus: Iterable[str] = (),
 ) -> Group:
-    """A rich renderable of ``gmap`` with ``stacks`` on it: the caption
-    saying which part is drawn, the grid, the list of stacks drawn, the
-    boxes holding counters, and the legend.
+    """A rich renderable of ``board``'s map with its stacks on it: the
+    caption saying which part is drawn, the grid, the list of stacks drawn,
+    the boxes holding counters, and the legend.
 
     ``window``: a :class:`Window`, or ``("0101", "1010")`` (top-left and
     bottom-right hex numbers); without one, as many columns as fit in
-    ``width`` round the ``focus`` hexes.  ``side_colours`` maps side ids to
-    ``#rrggbb``; ``box_names`` box ids to captions."""
-    stacks = stacks or {}
-    keyed = key_stacks(gmap, stacks, overstacked, marker_names)
-    sides = list(side_colours or {}) + [s for s in sides_in(stacks) if s not in (side_colours or {})]
-    colours = side_palette(sides, side_colours)
+    ``width`` round the ``focus`` hexes."""
+    if board.map is None:
+        raise InputError(f"the {board.game} board has no map to draw")
+    gmap = board.map
+    keyed = key_stacks(board)
+    sides = sides_of(board)
+    colours = side_palette(sides, board.side_colours())
     if isinstance(window, tuple):
         window = _window_between(gmap, *window)
     elif window is None:
@@ -617,12 +516,12 @@ def render_map(
     parts.append(draw_grid(gmap, keyed, window, sides, colours))
     drawn = [s.where for s in keyed if _inside(gmap, window, s.where)]
     if keyed:
-        parts.append(stack_list(gmap, keyed, sides, colours, width, marker_names, only=drawn))
-    boxes = _box_lines(gmap, stacks, sides, colours, box_names, width, marker_names or {})
+        parts.append(stack_list(gmap, keyed, sides, colours, width, only=drawn))
+    boxes = _box_lines(board, sides, colours, width)
     if boxes.plain:
         parts.append(boxes)
     if legend:
-        parts.append(map_legend(gmap, [s for s in keyed if s.where in drawn], sides, colours, side_names or {}, width))
+        parts.append(map_legend(board, [s for s in keyed if s.where in drawn], sides, colours, width))
     return Group(*parts)
 
 

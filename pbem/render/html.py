@@ -24,7 +24,8 @@ import html
 from typing import Any, Iterable, Mapping, Sequence
 
 from pbem.engine import contract
-from pbem.render.hexmap import unit_status
+from pbem.engine.boardview import BoardView
+from pbem.render.hexmap import box_caption
 from pbem.render.literal import visible
 
 def escape(text: str) -> str:
@@ -118,31 +119,35 @@ def _svg(game: Any, view: Mapping[str, Any], title: str, header: Sequence[str]) 
     return text
 
 
-def order_of_battle_html(view: Mapping[str, Any]) -> str:
-    units = list(view.get("units", []))
-    extra = [k for k in ("combat", "move", "bombard", "range", "command") if any(k in u for u in units)]
+def order_of_battle_html(board: BoardView) -> str:
+    """The board's rows, then each counter of a side in a box that no row names (where: the box)."""
+    heads: list[str] = []
+    for row in board.rows:
+        heads += [h for h, _ in row.columns if h not in heads]
     rows, classes = [], []
-    for u in units:
-        status = ", ".join(unit_status(u, view.get("marker_names")))
-        ident = u.get("identity", "")
-        if u.get("private"):
-            ident = f"{ident} (only you)"
-        rows.append([u.get("id", ""), u.get("side", ""), u.get("type", "") + (f": {ident}" if ident else ""),
-                     u.get("where", ""), status, *(u.get(k, "") for k in extra)])
-        classes.append("mine" if u.get("private") else "")
-    for entry in view.get("eliminated", []):
-        uid, side = (entry, "") if isinstance(entry, str) else (entry.get("id", ""), entry.get("side", ""))
-        rows.append([uid, side, "", "eliminated", "", *("" for _ in extra)])
-        classes.append("")
-    return _table(["unit", "side", "type", "where", "status", *extra], rows, cls="oob", row_classes=classes)
+    for r in board.rows:
+        cells = dict(r.columns)
+        rows.append([r.unit, r.side, *(cells.get(h, "") for h in heads), ", ".join(r.status)
+                     + (" (only you)" if r.private else "")])
+        classes.append("mine" if r.private else "")
+    named = {r.unit for r in board.rows}
+    gmap = board.map
+    for box in board.boxes:
+        caption = box_caption(gmap, box.where, box.name) if gmap is not None else box.name
+        for c in box.counters:
+            if c.side and c.label not in named:
+                cells = {"where": caption}
+                rows.append([c.label, c.side, *(cells.get(h, "") for h in heads), c.tooltip])
+                classes.append("")
+    return _table(["unit", "side", *heads, "status"], rows, cls="oob", row_classes=classes)
 
 
 # --------------------------------------------------------------------------- the header
 
 
-def status_of(match: Any, view: Mapping[str, Any]) -> dict[str, Any]:
-    """The header's facts: game, turn, phase, awaited, vp (None when the game
-    has none) and the verdict's lines (empty while the game goes on)."""
+def status_of(match: Any, board: BoardView | None) -> dict[str, Any]:
+    """The header's facts: game, the board's labelled header items (turn,
+    phase...), awaited and the verdict's lines (empty while the game goes on)."""
     replay, game = match.replay, match.game
     you = match.player.side if match.player else None
     if match.closed:
@@ -154,14 +159,11 @@ def status_of(match: Any, view: Mapping[str, Any]) -> dict[str, Any]:
         awaited = f"{replay.next_side}, message {replay.next_seq:04d}"
         if you == replay.next_side:
             awaited += " -- your move"
-    phase = str(view["phase"]) if view.get("phase") else None
-    if phase and view.get("active") and not view.get("over"):
-        phase += f" ({view['active']} phasing)"
     verdict: list[str] = []
     if replay.over:
         verdict = list(game.result(replay.state)) if isinstance(game, contract.Result) else []
-        if not verdict and view.get("verdict"):
-            verdict = [str(view["verdict"])]
+        if not verdict and board is not None and board.verdict:
+            verdict = list(board.verdict)
         if not verdict:
             verdict = ["The game is over."]
     at = getattr(match, "at", None)
@@ -170,10 +172,8 @@ def status_of(match: Any, view: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "game": f"{game.name} (game id {match.transcript.game[:12]})",
         "position": at.lines()[0] if at is not None else None,
-        "turn": view.get("turn"),
-        "phase": phase,
+        "items": [(item.label, item.value) for item in (board.header if board is not None else ()) if item.label],
         "awaited": awaited,
-        "vp": view.get("vp"),
         "verdict": verdict,
         "rulings": [r.line() for r in contract.declared_rulings(game, match.transcript.setup.get("options") or {})],
     }
@@ -183,13 +183,9 @@ def _status_html(status: Mapping[str, Any]) -> str:
     rows = [("game", "Game", escape(status["game"]), "")]
     if status.get("position"):
         rows.append(("position", "Position", escape(status["position"]), "awaited"))
-    if status["turn"] is not None:
-        rows.append(("turn", "Turn", escape(str(status["turn"])), ""))
-    if status["phase"]:
-        rows.append(("phase", "Phase", escape(status["phase"]), ""))
+    for label, value in status["items"]:  # the board's header: turn, phase, VP...
+        rows.append((_field(label), label[:1].upper() + label[1:], escape(value), ""))
     rows.append(("awaited", "Awaited then" if status.get("position") else "Awaited", escape(status["awaited"]), "awaited"))
-    if status["vp"] is not None:
-        rows.append(("vp", "VP", escape(str(status["vp"])), ""))
     if status.get("rulings"):  # one line of the page each: a ruling's words never share a line with a piece's id
         rows.append(("rulings", "Rulings", "\n<ul>\n" + "\n".join(f"<li>{escape(line)}</li>" for line in status["rulings"])
                      + "\n</ul>\n", ""))
@@ -204,15 +200,14 @@ def _status_html(status: Mapping[str, Any]) -> str:
     return f'<header id="status"><table class="status"><tbody>{body}</tbody></table></header>'
 
 
+def _field(label: str) -> str:
+    return "".join(ch if ch.isalnum() else "-" for ch in label.lower())
+
+
 def _board_header(status: Mapping[str, Any]) -> list[str]:
     bits = [status["game"]]
-    if status["turn"] is not None:
-        bits.append(f"turn {status['turn']}")
-    if status["phase"]:
-        bits.append(f"phase {status['phase']}")
+    bits += [f"{label} {value}" for label, value in status["items"]]
     bits.append(f"awaited: {status['awaited']}")
-    if status["vp"] is not None:
-        bits.append(f"VP {status['vp']}")
     position = [status["position"]] if status.get("position") else []  # a view at a message
     return [*position, " | ".join(bits), *status["verdict"][:1]]  # the VP items are in the page's header
 
@@ -220,7 +215,7 @@ def _board_header(status: Mapping[str, Any]) -> list[str]:
 # --------------------------------------------------------------------------- a game without a board
 
 
-_SHOWN_ELSEWHERE = {"game", "stacks", "box_names", "rolls", "notes", "units", "eliminated", "mines", "over", "turn",
+_SHOWN_ELSEWHERE = {"game", "stacks", "rolls", "notes", "units", "over", "turn",
                     "phase", "active", "vp", "verdict"}
 
 
@@ -249,8 +244,9 @@ def _records(items: Sequence[Mapping[str, Any]]) -> str:
     return _table([k.replace("_", " ") for k in keys], rows, row_classes=classes)
 
 
-def _view_tables(view: Mapping[str, Any], game: Any = None, state: Any = None) -> str:
-    """A board-less game (dice, Calumpit, ASL): its summary, its position's
+def _view_tables(view: Mapping[str, Any], game: Any = None, state: Any = None,
+                 notes: Sequence[Mapping[str, Any]] | None = None) -> str:
+    """A game without a map: its summary, its position's
     facts and tables, its units, rolls and notes."""
     parts = []
     if game is not None and isinstance(game, contract.Summary):
@@ -286,8 +282,9 @@ def _view_tables(view: Mapping[str, Any], game: Any = None, state: Any = None) -
         parts.append("<h2>Declared rolls</h2>" + _table(["roll", "by", "dice", "note", "values", "total"], rows))
     if view.get("notes"):
         rows, classes = [], []
-        for n in view["notes"]:
-            status = f"revealed in {n['revealed_in']:04d}" if n.get("revealed_in") is not None else "sealed"
+        for n in (notes if notes is not None else view["notes"]):
+            status = f"revealed in {n['revealed_in']:04d}" if n.get("revealed_in") is not None else (
+                "revealed at the end" if n.get("at_end") else "sealed")
             text = n.get("value", "(hidden)") + ("  (only you see this)" if n.get("private") else "")
             rows.append([n["slot"], n["side"], f"{n['sealed_in']:04d}", status, text])
             classes.append("mine" if n.get("private") else "")
@@ -314,17 +311,18 @@ def _private(view: Any) -> bool:
 
 def match_html(match: Any, *, title: str | None = None) -> str:
     """The page for a loaded :class:`~pbem.match.session.Match`."""
-    from pbem.render.board import has_board
+    from pbem.render.board import board_of
 
     transcript, replay, game = match.transcript, match.replay, match.game
     module = transcript.setup["module"]
     you = match.player.side if match.player else None
     view = match.view()
+    board = board_of(game, view)
     title = title or (f"{module} game {transcript.game[:12]}" + (f" -- {you}'s view" if you else " -- spectator's view")
                       + (f" -- after message {match.at.seq:04d}" if getattr(match, "at", None) is not None else ""))
     meta = [f"game id {transcript.game}", f"{len(transcript)} messages"]
     meta += [f"{side}: {key.fingerprint}" for side, key in transcript.keys.items()]
-    status = status_of(match, view)
+    status = status_of(match, board)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -339,15 +337,19 @@ def match_html(match: Any, *, title: str | None = None) -> str:
     if _private(view):
         parts.append('<p class="private">This page shows your own hidden information (marked "only you"). '
                      "Keep it to yourself: send your opponent only the turn files.</p>")
-    if has_board(game, view):
+    if board is not None and board.map is not None:
         parts.append(f'<h2>Board</h2><div id="board">{_svg(game, view, title, _board_header(status))}</div>')
         parts.append('<pre id="overflow" hidden></pre>')
-        parts.append("<h2>Order of battle</h2>" + order_of_battle_html(view))
-        if view.get("mines"):
-            parts.append("<h2>Mine markers</h2>" + _table(["marker", "box", "status"],
-                                                           [[m["id"], m["box"], m["status"]] for m in view["mines"]]))
+        parts.append("<h2>Order of battle</h2>" + order_of_battle_html(board))
+        markers = [(box, c) for box in board.boxes for c in box.counters if not c.side]
+        if markers:
+            parts.append("<h2>Markers in boxes</h2>" + _table(
+                ["marker", "box", "status"],
+                [[c.label, box_caption(board.map, box.where, box.name), c.tooltip] for box, c in markers]))
     else:
-        parts.append(_view_tables(view, game, replay.state))
+        from pbem.render.console import notes_at_end
+
+        parts.append(_view_tables(view, game, replay.state, notes_at_end(transcript, view.get("notes") or [])))
     events = [[f"{seq:04d}", e.rule, e.text] for seq, e in replay.events]
     parts.append("<h2>Log</h2>" + (_table(["msg", "rule", "what happened"], events, cls="log") if events else "<p>No events yet.</p>"))
     if replay.rolls:

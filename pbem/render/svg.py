@@ -9,30 +9,22 @@ squares in their side's colour with a second, non-colour cue for the side
 (the corner shape: rounded for the first side, square for the second, cut and
 notched for further ones); a stack is offset squares with the top one
 uppermost and its size in a badge on its corner.  Boxes are drawn beside the
-map with their contents (``<g class="box" data-box="ID">``): first the
-holding boxes that only the view names (Ambon's ``off-map``, 14.2), outlined
-dashed, then the map's own off-map boxes (landing boxes, mine boxes, the
-eliminated-units box).  A header above the map states the position (game,
-turn, phase, whose move, VP, verdict) and a legend below explains every
-glyph and mark.
+map with their contents (``<g class="box" data-box="ID">``), in the board's
+order: a holding box the map does not list outlined dashed.  A flagged hex
+is outlined.  A header above the map states the position (game, header
+items, verdict) and a legend below explains every glyph and mark.
 
-A counter of ``stacks`` is a mapping with ``label`` and optionally
-``side`` (absent or None: a marker, such as a beachhead), ``marker`` (a status
-word shown in the tooltip), and the marks this module draws:
+What is drawn is a :class:`~pbem.engine.boardview.BoardView`; a counter's
+marks are drawn as the board's legend says (:data:`~pbem.engine.boardview.Look`):
 
-``disrupted``  hatched over (a flipped unit)
-``oos``        an "OOS" strip along its foot (out of supply; Ambon 13.0)
-``status``     any other status (a movement penalty...) on the strip
-``concealed``  its identity hidden: "?" on its strip, or to its owner
-               its ``identity`` (with the dashed ring of ``private``)
-``private``    what only this view's player sees: a dashed ring around it
-``eliminated`` crossed out (in the eliminated-units box)
-``mine``       a mine marker: "hidden" (face down; to its owner what it is,
-               ``known``), "real" or "dummy"
-``marks``      further marks of the game, listed in the tooltip
+``badge``    its text on a strip along the counter's foot (the legend
+             entry's ``tone`` the strip's colour)
+``hatched``  hatched over (the counter's reverse face)
+``crossed``  crossed out
+``hidden``   face down: "?" on its strip, or to its owner its ``secret``
+             (with the dashed ring of what only this view's player sees)
 
-:func:`board_stacks` makes those from a game's view (its ``units``,
-``eliminated`` and ``mines``); :func:`view_header` the header lines.
+Nothing here knows a game: the legend's words are the board's.
 
 Every label fits its counter or box: text is monospace (the family is pinned,
 ``MONO``), so its width is known -- at most ``EM`` of the font size a
@@ -56,14 +48,15 @@ import re
 import textwrap
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
+from pbem.engine.boardview import BoardView, Box, Counter, Look
 from pbem.engine.mapdata import GameMap
 from pbem.errors import InputError
 from pbem.render.literal import visible
-from pbem.render.hexmap import position_bits, Box, Stacks, boxes_of, check_stacks, ink_for, is_box, side_palette, sides_in
+from pbem.render.hexmap import box_caption, header_line, ink_for, side_palette, sides_of
 
-__all__ = ["EM", "MONO", "board_stacks", "board_svg", "fit_label", "text_width", "view_header"]
+__all__ = ["EM", "MONO", "board_header", "board_svg", "fit_label", "text_width"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 #: the font of every text: monospace, so that a label's width is known
@@ -83,12 +76,9 @@ _LINE_STYLES = {
     "trail": ("#8b5a2b", 0.08, "5 3", False),
 }
 _MARKER_FILL = "#f4d03f"
-_UNKNOWN_FILL = "#c4c4c4"  # an eliminated unit whose side the view does not give
-_MINE_FILL = {"hidden": "#3b3b3b", "real": "#b22222", "dummy": "#f2f2f2"}
 _PRIVATE = "#e0a800"
-_OVERSTACK = "#d0021b"
+_FLAG = "#d0021b"
 _SHAPES = ("rounded", "square", "cut", "notched")  # the non-colour cue of side 0, 1, 2, 3 (then again)
-_SHORT = {"disrupted": "DISR", "beachhead": "BEACH", "no-move": "NO MV", "opposed": "OPPSD", "detachment": "DET"}
 
 
 def _f(x: float) -> str:
@@ -152,82 +142,13 @@ def _caption_lines(caption: str, chars: int, lines: int = 2) -> list[str]:
     return head + [rest[: chars - 1] + "\u2026"]
 
 
-# --------------------------------------------------------------------------- from a view
+
+# --------------------------------------------------------------------------- the header
 
 
-def board_stacks(gmap: GameMap, view: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """The counters to draw from a game's ``view``: its ``stacks``, each unit
-    counter given the marks of its entry in ``units`` (the same side's
-    counters of a hex in the same order), the ``eliminated`` units in the
-    map's eliminated-units box (kind ``eliminated``; else a holding box
-    ``eliminated``) and the ``mines`` markers in their boxes.  ``eliminated``
-    holds unit ids or ``{id, side}``; ``mines`` ``{id, box, status}`` with
-    status ``hidden``, ``hidden (real)`` (the owner's view), ``real`` or
-    ``dummy``.  InputError quoting a malformed entry."""
-    given = view.get("stacks") or {}
-    if not isinstance(given, Mapping):
-        raise InputError(f"view 'stacks' must map hexes and boxes to counters, got {type(given).__name__}")
-    check_stacks(gmap, given)
-    stacks = {where: [dict(it) for it in items] for where, items in given.items()}
-    units = view.get("units") or []
-    for where, items in stacks.items():
-        here = [u for u in units if isinstance(u, Mapping) and u.get("where") == where]
-        counters = [it for it in items if it.get("side")]
-        if len(here) != len(counters) or any(u.get("side") != it["side"] for u, it in zip(here, counters, strict=True)):
-            continue  # not the view's own order: draw the counters as given
-        for unit, it in zip(here, counters, strict=True):
-            _marks_of(unit, it)
-    gone = view.get("eliminated") or []
-    if gone:
-        box = next((b.id for b in gmap.boxes.values() if b.kind == "eliminated"), "eliminated")
-        there = stacks.setdefault(box, [])
-        drawn = {it["label"] for it in there}
-        sides = view.get("eliminated_sides") or {}
-        for entry in gone:
-            if isinstance(entry, str):
-                uid, side = entry, sides.get(entry)
-            elif isinstance(entry, Mapping) and isinstance(entry.get("id"), str):
-                uid, side = entry["id"], entry.get("side")
-            else:
-                raise InputError(f"view 'eliminated': {entry!r} is neither a unit id nor {{id, side}}")
-            if uid not in drawn:
-                there.append({"label": uid, "side": side, "eliminated": True, "marker": "eliminated"})
-    for m in view.get("mines") or []:
-        if not isinstance(m, Mapping) or not all(isinstance(m.get(k), str) for k in ("id", "box", "status")):
-            raise InputError(f"view 'mines': {m!r} is not {{id, box, status}}")
-        if not is_box(gmap, m["box"]):
-            raise InputError(f"view 'mines': marker {m['id']} is in hex {m['box']!r}; mine markers lie in boxes")
-        status = m["status"]
-        known = re.fullmatch(r"hidden \((\w+)\)", status)
-        item = {"label": m["id"], "marker": status, "mine": "hidden" if status.startswith("hidden") else status}
-        if known:
-            item.update(known=known.group(1), private=True)
-        stacks.setdefault(m["box"], []).append(item)
-    return stacks
-
-
-def _marks_of(unit: Mapping[str, Any], item: dict[str, Any]) -> None:
-    if unit.get("flipped") or unit.get("disrupted"):
-        item.setdefault("disrupted", True)
-    if unit.get("oos"):
-        item.setdefault("oos", True)
-    if unit.get("status"):
-        item.setdefault("status", str(unit["status"]))
-    if unit.get("type") == "concealed" or unit.get("concealed"):
-        item.setdefault("concealed", True)
-    if unit.get("private"):
-        item.setdefault("private", True)
-    if unit.get("marks"):
-        item.setdefault("marks", [str(m) for m in unit["marks"]])
-
-
-def view_header(view: Mapping[str, Any], game: str | None = None) -> list[str]:
-    """The header of a board drawn from ``view`` alone: game, turn, phase,
-    whose move, VP, and the verdict when the view holds one."""
-    lines = [" | ".join(position_bits(str(game or view.get("game") or "game"), view))]
-    if view.get("verdict"):
-        lines.append(str(view["verdict"]))
-    return lines
+def board_header(board: BoardView) -> list[str]:
+    """The header of a board drawn alone: game and header items, and the verdict's first line."""
+    return [header_line(board, " | "), *board.verdict[:1]]
 
 
 # --------------------------------------------------------------------------- the drawing
@@ -239,15 +160,18 @@ class _Picture:
     size: float
     colours: Mapping[str, str]
     shapes: Mapping[str, str]
-    marker_names: Mapping[str, tuple[str, str]]  # marker -> (short, long)
-    used: set[str] = field(default_factory=set)  # marks drawn, for the legend
-    markers: dict[str, None] = field(default_factory=dict)  # marker-counter labels drawn
-    statuses: dict[str, None] = field(default_factory=dict)  # strip texts drawn
+    board: BoardView
+    used: set[str] = field(default_factory=set)  # what was drawn ("private", "stack"), for the legend
+    markers: dict[str, None] = field(default_factory=dict)  # labels of the markers drawn
     serial: int = 0
 
     def id(self) -> str:
         self.serial += 1
         return f"pb-{self.serial}"
+
+    def look(self, mark: str) -> Look:
+        entry = self.board.entry(mark)
+        return entry.look if entry is not None else "badge"
 
     def text(self, parent: ET.Element, x: float, y: float, lines: Sequence[str], font_size: float, *,
              container: str | None = None, anchor: str = "start", cls: str | None = None,
@@ -272,36 +196,30 @@ class _Picture:
 
 
 def board_svg(
-    gmap: GameMap,
-    stacks: Stacks | None = None,
+    board: BoardView,
     *,
-    side_colours: Mapping[str, str] | None = None,
-    side_names: Mapping[str, str] | None = None,
     size: float = 32.0,
     title: str | None = None,
     numbers: bool = True,
     legend: bool = True,
-    box_names: Mapping[str, str] | None = None,
     header: Sequence[str] = (),
-    overstacked: Mapping[str, str] | Iterable[str] | None = None,
-    marker_names: Mapping[str, Any] | None = None,
 ) -> str:
-    """The SVG text of ``gmap`` with ``stacks`` on it.
+    """The SVG text of ``board``: its map with the stacks on it, its boxes,
+    flagged hexes outlined, and the legend.
 
-    ``size`` is the hex circumradius in pixels; ``side_colours`` maps side ids
-    to ``#rrggbb`` (others get a fixed palette); ``box_names`` box ids to
-    captions; ``header`` the lines under the title (the first in bold);
-    ``overstacked`` the hex numbers outlined as overstacked, or hex number
-    -> why (Ambon 9.0; None: the game does not say); ``marker_names`` what
-    each status marker means, marker -> ``[mark, short, long]`` or a
-    description (the legend lists them all)."""
-    stacks = stacks or {}
-    check_stacks(gmap, stacks)
-    over = {} if overstacked is None else {gmap.label(gmap.hex(h)): why for h, why in _hexes_why(overstacked).items()}
+    ``size`` is the hex circumradius in pixels; ``header`` the lines under
+    the title (the first in bold).  InputError quoting a stack or flag in no
+    hex of the map."""
+    if board.map is None:
+        raise InputError(f"the {board.game} board has no map to draw")
+    gmap = board.map
+    over = {gmap.label(gmap.hex(f.where)): f.why for f in board.flags}
+    for st in board.stacks:
+        gmap.hex(st.where)
     lay = gmap.layout
-    sides = list(side_colours or {}) + [s for s in sides_in(stacks) if s not in (side_colours or {})]
-    colours = side_palette(sides, side_colours)
-    names = dict(side_names or {})
+    sides = sides_of(board)
+    colours = side_palette(sides, board.side_colours())
+    names = board.side_names()
     shapes = {s: _SHAPES[i % len(_SHAPES)] for i, s in enumerate(colours)}
 
     hexes = list(gmap.hexes())
@@ -316,12 +234,10 @@ def board_svg(
     box_w = 2 * pad + per_row * cs + (per_row - 1) * gap
     caption_size = size * 0.3
     chars = int((box_w - 2 * pad) / (EM * caption_size))
-    drawn = boxes_of(gmap, stacks, box_names, empty=True)
     laid: list[tuple[Box, list[str], float]] = []
-    for box in drawn:
-        full = box.caption + (f" -> {box.target}" if box.target else "")
-        lines = _caption_lines(full, chars)
-        rows = max(1, math.ceil(len(box.items) / per_row))
+    for box in board.boxes:
+        lines = _caption_lines(_box_title(gmap, box), chars)
+        rows = max(1, math.ceil(len(box.counters) / per_row))
         laid.append((box, lines, pad + len(lines) * caption_size * LINE + pad * 0.5 + rows * (cs + gap) - gap + pad))
     # in as few columns as keep them within the map's height, about as tall as each other
     needed = sum(e[2] + gap for e in laid)
@@ -357,7 +273,7 @@ def board_svg(
         return x + ox, y + oy
 
     root = ET.Element("svg", {"xmlns": SVG_NS, "version": "1.1", "font-family": MONO})
-    pic = _Picture(root, size, colours, shapes, _names_of(marker_names))
+    pic = _Picture(root, size, colours, shapes, board)
     ET.SubElement(root, "title").text = title
     _defs(root)
     ET.SubElement(root, "rect", {"id": "pb-board", "x": "0", "y": "0", "width": "100%", "height": "100%",
@@ -396,17 +312,17 @@ def board_svg(
                 (x1, y1), (x2, y2) = at(side.a), at(side.b)
             ET.SubElement(fg, "line", {"x1": _f(x1), "y1": _f(y1), "x2": _f(x2), "y2": _f(y2)})
 
-    # overstacked hexes (Ambon 9.0) ---------------------------------------------
-    if overstacked is not None:
-        g = ET.SubElement(root, "g", {"id": "overstacked", "fill": "none", "stroke": _OVERSTACK,
+    # flagged hexes -------------------------------------------------------------
+    if over:
+        g = ET.SubElement(root, "g", {"id": "flagged", "fill": "none", "stroke": _FLAG,
                                       "stroke-width": _f(size * 0.12), "stroke-dasharray": _f(size * 0.25)})
         for label, why in over.items():
             h = gmap.hex(label)
             cx, cy = at(h)
             corners = [(cx + (x + ox - cx) * 0.88, cy + (y + oy - cy) * 0.88) for x, y in lay.corners(h, size)]
             pts = " ".join(f"{_f(x)},{_f(y)}" for x, y in corners)
-            poly = ET.SubElement(g, "polygon", {"points": pts, "class": "overstack", "data-hex": label})
-            ET.SubElement(poly, "title").text = f"{label}: {why or 'overstacked'}"
+            poly = ET.SubElement(g, "polygon", {"points": pts, "class": "flagged", "data-hex": label})
+            ET.SubElement(poly, "title").text = f"{label}: {why}"
 
     # hex features and numbers ----------------------------------------------
     g = ET.SubElement(root, "g", {"id": "features"})
@@ -431,11 +347,11 @@ def board_svg(
 
     # counters ------------------------------------------------------------
     g = ET.SubElement(root, "g", {"id": "counters"})
-    for where, items in stacks.items():
-        if not items or is_box(gmap, where):
+    for st in board.stacks:
+        if not st.counters:
             continue
-        x, y = at(gmap.hex(where))
-        _stack(pic, g, x, y + size * 0.12, size * 0.9, items)
+        x, y = at(gmap.hex(st.where))
+        _stack(pic, g, x, y + size * 0.12, size * 0.9, st.counters)
 
     # boxes, beside the map: holding boxes first, then the map's own ----------------
     if columns:
@@ -451,9 +367,7 @@ def board_svg(
 
     # legend ----------------------------------------------------------------
     if legend:
-        mines = any(_kind(gmap, b) == "mines" for b in drawn)
-        total_h = _legend(pic, gmap, names, None if overstacked is None else over, mines, margin, total_h,
-                          total_w - 2 * margin)
+        total_h = _legend(pic, gmap, names, over, margin, total_h, total_w - 2 * margin)
 
     root.set("width", _f(total_w))
     root.set("height", _f(total_h))
@@ -461,6 +375,7 @@ def board_svg(
     _visible_texts(root)
     ET.indent(root, space=" ")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
 
 
 def _visible_texts(root: ET.Element) -> None:
@@ -477,47 +392,19 @@ def _visible_texts(root: ET.Element) -> None:
             element.set(name, visible(value, newlines=True))
 
 
-def _hexes_why(value: Mapping[str, str] | Iterable[str]) -> dict[str, str]:
-    if isinstance(value, Mapping):
-        found = {h: str(why) for h, why in value.items()}
-    elif isinstance(value, str) or not isinstance(value, Iterable):
-        raise InputError(f"overstacked: {value!r} must be a list of hex numbers or hex number -> why")
-    else:
-        found = {h: "" for h in value}
-    bad = [h for h in found if not isinstance(h, str) or not h[:1].isdigit()]
-    if bad:
-        raise InputError(f"overstacked: {bad[0]!r} is not a hex number")
-    return found
+
+def _box_title(gmap: GameMap, box: Box) -> str:
+    target = gmap.boxes[box.where].target if box.where in gmap.boxes else None
+    return box_caption(gmap, box.where, box.name) + (f" -> {gmap.label(target)}" if target is not None else "")
 
 
-def _names_of(marker_names: Mapping[str, Any] | None) -> dict[str, tuple[str, str]]:
-    """marker -> (short, long) from a view's ``marker_names``."""
-    if marker_names is None:
-        return {}
-    if not isinstance(marker_names, Mapping):
-        raise InputError(f"marker_names: {marker_names!r} must map markers to [mark, short, long] or a description")
-    found = {}
-    for marker, spec in marker_names.items():
-        if isinstance(spec, (list, tuple)) and len(spec) == 3:
-            found[str(marker)] = (str(spec[1]), str(spec[2]))
-        elif isinstance(spec, str):
-            found[str(marker)] = (str(marker), spec)
-        else:
-            raise InputError(f"marker_names: {marker!r} = {spec!r}: give [mark, short, long] or a description")
-    return found
-
-
-def _short(pic: "_Picture", word: str) -> str:
-    """A status word short enough for a counter's strip (at most 5 characters)."""
-    short = pic.marker_names.get(word, (word, ""))[0]
-    for candidate in (short, word):
-        if len(candidate) <= 5:
-            return candidate
-    return _SHORT.get(word, word[:5])
+def _short(text: str) -> str:
+    """A text short enough for a counter's strip (at most 5 characters)."""
+    return text if len(text) <= 5 else text[:5]
 
 
 def _kind(gmap: GameMap, box: Box) -> str:
-    return gmap.boxes[box.id].kind if box.listed else "holding"
+    return gmap.boxes[box.where].kind if box.where in gmap.boxes else "holding"
 
 
 def _defs(root: ET.Element) -> None:
@@ -558,34 +445,22 @@ def _shape(g: ET.Element, shape: str, x: float, y: float, s: float, attrs: dict[
     return ET.SubElement(g, "polygon", {"points": " ".join(f"{_f(a)},{_f(b)}" for a, b in pts), **attrs})
 
 
-def _tip(pic: "_Picture", it: Mapping[str, Any]) -> str:
-    """A counter's tooltip: its label, marker and every mark, in words."""
-    text = str(it["label"]) + (f" ({it['marker']})" if it.get("marker") else "")
-    marker = str(it.get("marker", "")).lower()
-    extra = [m for m in ("disrupted", "concealed", "eliminated") if it.get(m) and m != marker]
-    if it.get("oos") and marker != "oos":
-        extra.append("OOS")
-    if it.get("status") and it["status"] != it.get("marker"):
-        extra.append(str(it["status"]))
-    secret = it.get("known") or (it.get("identity") if it.get("concealed") else None)
-    if secret:
-        extra.append(f"{secret}, only you see this")
-    elif it.get("private"):
-        extra.append("only you see this")
-    extra += [str(m) for m in it.get("marks", ())]
-    return text + (f" [{'; '.join(extra)}]" if extra else "")
+
+def _tip(c: Counter) -> str:
+    """A counter's tooltip: its label and what it is in words."""
+    return c.label + (f" ({c.tooltip})" if c.tooltip else "")
 
 
-def _stack(pic: _Picture, g: ET.Element, x: float, y: float, s: float, items: Sequence[Mapping[str, Any]]) -> None:
+def _stack(pic: _Picture, g: ET.Element, x: float, y: float, s: float, items: Sequence[Counter]) -> None:
     """Draw ``items`` (top first) as offset squares centred near ``(x, y)``."""
     shown = list(items)[:4]
     off = s * 0.07
     n = len(shown)
     sg = ET.SubElement(g, "g", {"class": "stack"})
-    ET.SubElement(sg, "title").text = ", ".join(_tip(pic, it) for it in items)
-    for it in items[1:]:  # under the top counter: in the tooltip, and explained in the legend
-        if not it.get("side") and not it.get("mine") and not it.get("eliminated"):
-            pic.markers[str(it.get("marker") or it["label"])] = None
+    ET.SubElement(sg, "title").text = ", ".join(_tip(c) for c in items)
+    for c in items[1:]:  # under the top counter: in the tooltip, and explained in the legend
+        if not c.side and not c.marks:
+            pic.markers[c.label] = None
     for depth in range(n - 1, -1, -1):  # bottom first, top unit last
         cx = x - s / 2 + (n - 1 - depth) * off - (n - 1) * off / 2
         cy = y - s / 2 + (n - 1 - depth) * off - (n - 1) * off / 2
@@ -604,22 +479,16 @@ def _stack(pic: _Picture, g: ET.Element, x: float, y: float, s: float, items: Se
                  **{"font-weight": "bold"})
 
 
-def _counter(pic: _Picture, g: ET.Element, it: Mapping[str, Any], x: float, y: float, s: float, *,
+def _counter(pic: _Picture, g: ET.Element, c: Counter, x: float, y: float, s: float, *,
              top: bool = True) -> None:
     """One counter, its top-left corner at ``(x, y)``; only the top one of a
     stack carries its label and marks."""
-    side = it.get("side")
-    mine = it.get("mine")
-    marker = str(it["marker"]) if it.get("marker") else ""
-    if mine:
-        fill, shape, cls = _MINE_FILL.get(mine, _MINE_FILL["hidden"]), "square", "marker mine"
-    elif side:
-        fill, shape, cls = pic.colours.get(side, "#777777"), pic.shapes.get(side, "square"), "counter"
-    elif it.get("eliminated"):
-        fill, shape, cls = _UNKNOWN_FILL, "square", "counter"
-        pic.used.add("eliminated-grey")
+    side = c.side
+    looks = [(m, pic.look(m)) for m in c.marks]
+    if side:
+        fill, shape, cls = c.tone or pic.colours.get(side, "#777777"), pic.shapes.get(side, "square"), "counter"
     else:
-        fill, shape, cls = _MARKER_FILL, "square", "marker"
+        fill, shape, cls = c.tone or _MARKER_FILL, "square", "marker"
     attrs = {"fill": fill, "stroke": "#111111", "stroke-width": "0.8", "class": cls}
     if side:
         attrs["data-side"] = str(side)
@@ -628,44 +497,30 @@ def _counter(pic: _Picture, g: ET.Element, it: Mapping[str, Any], x: float, y: f
         return
     rid = pic.id()
     attrs["id"] = rid
-    secret = it.get("known") or (it.get("identity") if it.get("concealed") else None)
-    if it.get("private") or secret:
+    if c.private or c.secret:
         pic.used.add("private")
         ring = s * 0.1
         _shape(g, shape, x - ring, y - ring, s + 2 * ring, {"fill": "none", "stroke": _PRIVATE, "class": "private",
                                                                "stroke-width": _f(s * 0.08), "stroke-dasharray": _f(s * 0.12)})
     _shape(g, shape, x, y, s, attrs)
-    disrupted = side and (it.get("disrupted") or marker.lower() == "disrupted")
-    if disrupted:
-        pic.used.add("disrupted")
-        _shape(g, shape, x, y, s, {"fill": "url(#pb-hatch)", "stroke": "none", "class": "disrupted"})
-    if it.get("eliminated"):
-        pic.used.add("eliminated")
+    if any(look == "hatched" for _, look in looks):
+        _shape(g, shape, x, y, s, {"fill": "url(#pb-hatch)", "stroke": "none", "class": "hatched"})
+    if any(look == "crossed" for _, look in looks):
         k = s * 0.12
         for (x1, y1), (x2, y2) in (((x + k, y + k), (x + s - k, y + s - k)), ((x + s - k, y + k), (x + k, y + s - k))):
             ET.SubElement(g, "line", {"x1": _f(x1), "y1": _f(y1), "x2": _f(x2), "y2": _f(y2), "stroke": "#b00000",
-                                      "stroke-width": _f(s * 0.05), "stroke-opacity": "0.45", "class": "eliminated"})
+                                      "stroke-width": _f(s * 0.05), "stroke-opacity": "0.45", "class": "crossed"})
     strip, strip_fill = "", "#ffffff"
-    if mine:
-        pic.used.add(f"mine-{mine}" + ("-known" if it.get("known") else ""))
-        strip = _short(pic, str(it.get("known") or mine)).upper() if (it.get("known") or mine != "hidden") else "?"
-        strip_fill = "#ffffff" if mine != "dummy" else "#d9d9d9"
-    elif it.get("concealed"):
-        pic.used.add("concealed")
-        strip = _short(pic, str(secret)).upper() if secret else "?"
-    elif side and (it.get("oos") or marker.upper() == "OOS"):
-        strip, strip_fill = "OOS", "#c0392b"
-        pic.used.add("marker:OOS")
-    elif side and (it.get("status") or (marker and not disrupted and not it.get("eliminated"))):
-        word = str(it.get("status") or marker)
-        strip = _short(pic, word)
-        pic.used.add(f"marker:{word}")
-        pic.statuses[word] = None
-    elif not side and not mine and not it.get("eliminated"):
-        pic.markers[marker or str(it["label"])] = None
-        pic.used.add(f"marker:{marker or it['label']}")
-    if disrupted:
-        pic.used.add("marker:disrupted")
+    hidden = next((m for m, look in looks if look == "hidden"), None)
+    badge = next((m for m, look in looks if look == "badge"), None)
+    if hidden is not None:
+        strip = _short(c.secret).upper() if c.secret else "?"
+    elif badge is not None:
+        strip = _short(badge)
+        entry = pic.board.entry(badge)
+        strip_fill = entry.tone if entry is not None and entry.tone else "#ffffff"
+    if not side and not c.marks:
+        pic.markers[c.label] = None
     inner = s * 0.84
     if strip:
         sh = s * 0.3
@@ -678,10 +533,7 @@ def _counter(pic: _Picture, g: ET.Element, it: Mapping[str, Any], x: float, y: f
         area_top, area_h = y + s * 0.08, s - sh - s * 0.18
     else:
         area_top, area_h = y + s * 0.08, s * 0.84
-    label = str(it["label"])
-    if not side and not mine and not it.get("eliminated") and marker == label:
-        label = _short(pic, label) if len(label) > 9 else label
-    lines, fs = fit_label(label, inner, area_h, s * 0.42)
+    lines, fs = fit_label(c.label, inner, area_h, s * 0.42)
     base = area_top + (area_h - len(lines) * fs * LINE) / 2 + fs * LINE / 2 + fs * 0.36
     pic.text(g, x + s / 2, base, lines, fs, container=rid, anchor="middle", cls="label", fill=ink_for(fill),
              **{"font-weight": "bold"})
@@ -690,43 +542,43 @@ def _counter(pic: _Picture, g: ET.Element, it: Mapping[str, Any], x: float, y: f
 def _box(pic: _Picture, g: ET.Element, gmap: GameMap, box: Box, lines: list[str], x: float, y: float, w: float,
          h: float, caption_size: float, cs: float, gap: float, pad: float, per_row: int) -> None:
     kind = _kind(gmap, box)
-    bg = ET.SubElement(g, "g", {"class": "box", "data-box": box.id, "data-kind": kind})
-    ET.SubElement(bg, "title").text = box.caption + (f" -> {box.target}" if box.target else "")
+    bg = ET.SubElement(g, "g", {"class": "box", "data-box": box.where, "data-kind": kind})
+    ET.SubElement(bg, "title").text = _box_title(gmap, box)
     rid = pic.id()
-    rect = {"x": _f(x), "y": _f(y), "width": _f(w), "height": _f(h), "fill": "#eeeeee", "stroke": "#555555", "id": rid}
-    if not box.listed:
-        rect.update({"fill": "#f6f1e2", "stroke-dasharray": "5 3", "stroke-width": "1.5"})
-    elif kind == "eliminated":
-        rect.update({"fill": "#f3e3e3"})
-    elif kind == "mines":
-        rect.update({"fill": "#e3e8ef"})
+    rect = {"x": _f(x), "y": _f(y), "width": _f(w), "height": _f(h), "fill": box.tone or "#eeeeee",
+            "stroke": "#555555", "id": rid}
+    if box.where not in gmap.boxes:
+        rect.update({"fill": box.tone or "#f6f1e2", "stroke-dasharray": "5 3", "stroke-width": "1.5"})
     ET.SubElement(bg, "rect", rect)
     pic.text(bg, x + pad, y + pad + caption_size * 0.85, lines, caption_size, container=rid, cls="caption",
              **{"font-weight": "bold"})
     head = pad + len(lines) * caption_size * LINE + pad * 0.5
-    if not box.items:
+    if not box.counters:
         pic.text(bg, x + pad, y + head + cs / 2 + caption_size * 0.36, ["(empty)"], caption_size, container=rid,
                  cls="empty", fill="#777777", **{"font-style": "italic"})
-    for i, it in enumerate(box.items):
+    for i, c in enumerate(box.counters):
         cx = x + pad + (i % per_row) * (cs + gap) + cs / 2
         cy = y + head + (i // per_row) * (cs + gap) + cs / 2
-        _stack(pic, bg, cx, cy, cs, [it])
+        _stack(pic, bg, cx, cy, cs, [c])
 
 
-def _legend(pic: _Picture, gmap: GameMap, names: Mapping[str, str], overstack: Mapping[str, str] | None,
-            mines: bool, x0: float, y0: float, width: float) -> float:
+_SAMPLE_WORDS = {"hatched": "hatched: ", "crossed": "crossed out: ", "hidden": "", "badge": ""}
+
+
+def _legend(pic: _Picture, gmap: GameMap, names: Mapping[str, str], flagged: Mapping[str, str],
+            x0: float, y0: float, width: float) -> float:
     """The legend below the map and boxes, in a frame ``width`` wide from
-    ``(x0, y0)``: every glyph and mark; returns the picture's height."""
+    ``(x0, y0)``: every glyph, and every mark of the board's legend; returns
+    the picture's height."""
     size = pic.size
     fs = size * 0.3
     sw = size * 0.7  # a swatch
     row_h = sw + size * 0.3
     first = next(iter(pic.colours), None)
-    meaning = {m: long for m, (_, long) in pic.marker_names.items()}
     entries: list[tuple[Any, str]] = []
 
-    def sample(text: str, **counter: Any) -> None:
-        entries.append((("counter", {"label": "A1", "side": first, **counter}), text))
+    def sample(text: str, counter: Counter) -> None:
+        entries.append((("counter", counter), text))
 
     for tt in gmap.terrain_types.values():
         entries.append((("terrain", tt.colour), tt.label))
@@ -739,36 +591,22 @@ def _legend(pic: _Picture, gmap: GameMap, names: Mapping[str, str], overstack: M
     if gmap.towns:
         entries.append((("town",), "town"))
     for side in pic.colours:
-        sample(f"{names.get(side, side)} unit ({pic.shapes[side]} corners)", side=side)
+        sample(f"{names.get(side, side)} unit ({pic.shapes[side]} corners)", Counter("A1", side))
     entries.append((("stack", None), "stack: top unit, number of counters"))
-    sample("concealed: identity hidden (?)", concealed=True)
     if "private" in pic.used:
-        sample("dashed ring: only you see this", private=True)
-    sample("hatched: " + meaning.get("disrupted", "disrupted"), disrupted=True)
-    sample("OOS: " + meaning.get("OOS", "out of supply"), oos=True)
-    listed = {"disrupted", "OOS"}
-    for word in pic.statuses:
-        sample(f"{_short(pic, word)}: {meaning.get(word, word)}", status=word)
-        listed.add(word)
+        sample("dashed ring: only you see this", Counter("A1", first, private=True))
     for label in pic.markers:
-        sample(f"marker: {meaning.get(label, label)}", label=label, marker=label, side=None)
-        listed.add(label)
-    if overstack is not None:
-        for why in sorted(set(overstack.values())) or [""]:
-            entries.append((("overstack",), f"overstacked hex: {why}" if why else "overstacked hex"))
-    if mines or any(u.startswith("mine-") for u in pic.used):
-        sample("mine marker, hidden", label="M1", mine="hidden", side=None)
-        if any(u.endswith("-known") for u in pic.used):
-            sample("hidden mine: what it is (only you)", label="M1", mine="hidden", known="real", side=None)
-        sample("mine revealed: real", label="M1", mine="real", side=None)
-        sample("mine revealed: dummy", label="M1", mine="dummy", side=None)
-    if "eliminated" in pic.used or any(b.kind == "eliminated" for b in gmap.boxes.values()):
-        sample("crossed out: eliminated", eliminated=True)
-    if "eliminated-grey" in pic.used:
-        sample("grey: eliminated, side not given", eliminated=True, side=None)
-    for marker, (short, long) in pic.marker_names.items():  # the game's other markers, none on the board now
-        if marker not in listed:
-            entries.append((None, f"{short}: {long}"))
+        entry = pic.board.entry(label)
+        sample(f"marker: {entry.meaning if entry is not None else label}", Counter(label))
+    for entry in pic.board.legend:
+        if entry.mark in pic.markers:
+            continue
+        if entry.look == "outline":
+            for why in sorted(set(flagged.values())) or [""]:
+                entries.append((("flag",), f"{entry.meaning}: {why}" if why else entry.meaning))
+            continue
+        words = _SAMPLE_WORDS[entry.look] + (f"{_short(entry.mark)}: " if entry.look == "badge" else "")
+        sample(words + entry.meaning, entry.sample or Counter("A1", first, (entry.mark,)))
 
     g = ET.SubElement(pic.root, "g", {"id": "legend"})
     frame = pic.id()
@@ -788,8 +626,8 @@ def _legend(pic: _Picture, gmap: GameMap, names: Mapping[str, str], overstack: M
             sg = ET.SubElement(g, "g", {"class": "swatch"})
             _swatch(pic, sg, swatch, x, y, sw)
             for el in sg.iter():  # a sample, not a counter of the position
-                if (kind := el.get("class")) in ("counter", "marker", "marker mine", "stack"):
-                    el.set("class", "sample-" + kind.replace(" ", "-"))
+                if (kind := el.get("class")) in ("counter", "marker", "stack"):
+                    el.set("class", "sample-" + kind)
         tx = x + (sw + size * 0.25 if swatch else 0)
         pic.text(g, tx, y + sw / 2 + fs * 0.36, [label], fs, container=frame, cls="legend-label")
         x += w
@@ -814,15 +652,16 @@ def _swatch(pic: _Picture, g: ET.Element, swatch: tuple[Any, ...], x: float, y: 
         _star(g, x + s / 2, y + s / 2, s * 0.45)
     elif kind == "town":
         _town(g, x + s / 2, y + s / 2, s * 0.45)
-    elif kind == "overstack":
+    elif kind == "flag":
         pts = [(x + s / 2 * (1 + math.cos(math.radians(a))), y + s / 2 * (1 + math.sin(math.radians(a))))
                for a in range(0, 360, 60)]
         ET.SubElement(g, "polygon", {"points": " ".join(f"{_f(a)},{_f(b)}" for a, b in pts), "fill": "#ece3a8",
-                                     "stroke": _OVERSTACK, "stroke-width": _f(pic.size * 0.1),
+                                     "stroke": _FLAG, "stroke-width": _f(pic.size * 0.1),
                                      "stroke-dasharray": _f(pic.size * 0.2)})
     elif kind == "stack":
         side = next(iter(pic.colours), None)
         _stack(pic, g, x + s * 0.45, y + s * 0.55, s * 0.85,
-               [{"label": "A1", "side": side}, {"label": "A2", "side": side}])
+               [Counter("A1", side), Counter("A2", side)])
     else:
         _counter(pic, g, swatch[1], x, y, s)
+

@@ -324,6 +324,23 @@ class EngineTestGame:
             Event("9.3", f"{side} may advance {', '.join(survivors)} into {combat.target}; {side} decides")
         ]
 
+    def board_view(self, view: Mapping[str, Any]) -> Any:
+        """The board: the view's stacks on the map, its turn and whose move."""
+        from dataclasses import replace as with_
+
+        from pbem.engine.boardview import HeaderItem, Row, from_stacks, sides_of
+
+        sides = self.counters.sides.values()
+        header = [HeaderItem("turn", str(view["turn"])),
+                  HeaderItem("", "game over" if view["over"] else f"{view['active'].capitalize()} to act")]
+        board = from_stacks(self.name, sides_of([s.id for s in sides], {s.id: s.name for s in sides},
+                                               {s.id: s.colour for s in sides}),
+                           self.map, view["stacks"], header=tuple(header))
+        rows = [Row(u["side"], u["id"], (("type", u["type"]), ("where", u["where"]),
+                                          *((k, str(v)) for k, v in u.items() if k not in ("id", "side", "type", "where", "flipped"))),
+                    ("disrupted",) if u["flipped"] else ()) for u in view["units"]]
+        return with_(board, rows=tuple(rows))
+
     def view(self, state: State, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
         units = []
         stacks: dict[str, list[dict[str, Any]]] = {}

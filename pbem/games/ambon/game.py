@@ -22,7 +22,7 @@ that list what the game awaits when something is awaited (:mod:`.awaited`).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
 from pbem.engine.machine import DiceRolled, Event, MessageEnd, Opened, Ordered, ParsedOrders, Sealed, illegal, replace
 from pbem.errors import InputError
@@ -31,6 +31,9 @@ from pbem.games.ambon import rulings as ambon_rulings
 from pbem.games.ambon.data import OPTIONAL_RULES, AmbonData
 from pbem.games.ambon.sequence import phasing_side
 from pbem.games.ambon.state import ALLIED, GAME_OVER, JAPANESE, SETUP_ALLIED, AmbonState, Mine, Piece
+
+if TYPE_CHECKING:
+    from pbem.engine.boardview import BoardView
 
 OPTIONS = OPTIONAL_RULES
 STANDING_KINDS = orders.STANDING_KINDS
@@ -195,6 +198,11 @@ class AmbonGame:
 
     def view(self, state: AmbonState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
         return views.view(self.data, state, side, secrets)
+
+    def board_view(self, view: Mapping[str, Any]) -> "BoardView":
+        from pbem.games.ambon.boardview import board_view
+
+        return board_view(self.map, self.side_colours, self.sides, view)
 
     def warnings(self, before: AmbonState, after: AmbonState, side: str) -> list[str]:
         """What ``side``'s message would bring about that the rules allow but

@@ -66,6 +66,7 @@ def view(data: "AmbonData", state: AmbonState, side: str | None, secrets: Mappin
             continue
         shown = m.status if m.status != "hidden" else ("hidden" if not own else f"hidden ({secrets.get(m.id, '?')})")
         mines.append({"id": m.id, "box": m.box, "status": shown})
+    vp_total, vp_items = victory.victory_points(data, state)
     return {
         "game": "ambon",
         "turn": state.turn,
@@ -81,14 +82,15 @@ def view(data: "AmbonData", state: AmbonState, side: str | None, secrets: Mappin
         "beachheads": list(state.beachheads),
         "control": [{"hex": h, "turn": t} for h, t in state.control],
         "owed": [{"slot": r.slot, "side": r.side, "rule": r.rule, "why": r.why} for r in state.owed],
-        "vp": victory.victory_points(data, state)[0],
+        "vp": vp_total,
+        "vp_items": [{"why": why, "vp": vp} for why, vp in vp_items if vp],
         "box_names": {OFF_MAP: "off-map / sealed (14.2)"},
         "overstacked": overstacked(data, state),
         "marker_names": MARKER_NAMES,
     }
 
 
-MARKER_NAMES = {  # marker -> [mark on the map, short, long] (pbem.render.hexmap.marker_of)
+MARKER_NAMES = {  # marker -> [mark on the map, short, long]: the board's legend (pbem.games.ambon.boardview)
     "OOS": ["o", "OOS", "out of supply: disrupted, may not recover (13.0)"],
     "disrupted": ["d", "disrupted", "disrupted (2.2.1, 11.3)"],
     "beachhead": ["b", "beachhead", "beachhead: landing hex, supply source (6.5, 13.1)"],

@@ -31,7 +31,7 @@ def _echo(text: str) -> None:
 
 
 def _emit(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+    click.echo(json.dumps({**data, "schema": 1}, indent=2, sort_keys=True, ensure_ascii=False))  # docs/json.md
 
 
 def _game():

@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
 from pbem.engine.machine import (
     Dispatching,
@@ -60,6 +60,9 @@ from pbem.errors import InputError
 from pbem.games.asl import dare_death
 from pbem.games.asl.data import AslData, load
 from pbem.games.asl.terms import ALLIED, AXIS, MAX_PURPOSE
+
+if TYPE_CHECKING:
+    from pbem.engine.boardview import BoardView
 
 SQUAD_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 DICE = {"DR": 2, "dr": 1}
@@ -601,6 +604,12 @@ class AslGame(notes.EndedByOrder, Dispatching):
         from pbem.games.asl import template
 
         return template.sections(self, state, side, secrets)
+
+    def board_view(self, view: Mapping[str, Any]) -> "BoardView":
+        """What the renderers draw of ``view`` (:mod:`pbem.games.asl.boardview`)."""
+        from pbem.games.asl.boardview import board_view
+
+        return board_view(self.sides, view)
 
     def view(self, state: AslState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
         """What ``side`` may see: designations only its own (from ``secrets``)

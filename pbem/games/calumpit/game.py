@@ -65,7 +65,7 @@ JAPANESE ENTRANCE, VICTORY CONDITIONS, SEQUENCE) and the cards' names
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
 from pbem.engine.later import Dice, NeedDice, dice_due, match_roll
 from pbem.engine.machine import (
@@ -94,6 +94,9 @@ from pbem.games.calumpit.state import (
     Task,
     canonical,
 )
+
+if TYPE_CHECKING:
+    from pbem.engine.boardview import BoardView
 
 replace = dataclasses.replace
 
@@ -377,6 +380,13 @@ class CalumpitGame:
         from pbem.games.calumpit import template
 
         return template.sections(self, state, side, secrets)
+
+    def board_view(self, view: Mapping[str, Any]) -> "BoardView":
+        """What the renderers draw of ``view`` (:mod:`pbem.games.calumpit.boardview`)."""
+        from pbem.engine import contract
+        from pbem.games.calumpit.boardview import board_view
+
+        return board_view(self.sides, contract.side_colours(self), view)
 
     def view(self, state: CalumpitState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
         """Everything is public; every side and a spectator see the same."""

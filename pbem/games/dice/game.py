@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
 from pbem.engine.machine import (
     Dispatching,
@@ -39,6 +39,9 @@ from pbem.engine.later import dice_due, match_roll
 from pbem.engine.orders import typed_orders
 from pbem.errors import InputError
 from pbem.games.dice.expression import CURRENT, PLAIN, RULES, DiceExpression
+
+if TYPE_CHECKING:
+    from pbem.engine.boardview import BoardView
 
 MAX_NOTE = 200
 DEFAULT_SIDES = ("first", "second")
@@ -355,6 +358,12 @@ class DiceGame(notes.EndedByOrder, Dispatching):
         from pbem.games.dice import template
 
         return template.sections(self, state, side, secrets)
+
+    def board_view(self, view: Mapping[str, Any]) -> "BoardView":
+        """What the renderers draw of ``view`` (:mod:`pbem.games.dice.boardview`)."""
+        from pbem.games.dice.boardview import board_view
+
+        return board_view(self.sides, view)
 
     def view(self, state: DiceState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:
         secrets = secrets or {}
