@@ -117,14 +117,16 @@ class History(Sequence[Any]):
         cut falls inside is unpickled."""
         count = max(0, min(count, len(self)))
         copy = History()
-        whole = bisect_right(self._starts, count) - 1 if self._parts else -1  # the part the cut falls in
-        if whole >= 0 and self._starts[whole] + self._parts[whole][1] <= count:
-            whole += 1  # the cut is at or after that part's end
-        whole = max(whole, 0)
+        whole = bisect_right(self._starts, count)  # the parts that start at or before the cut
+        if whole and self._starts[whole - 1] + self._parts[whole - 1][1] > count:
+            whole -= 1  # the cut falls inside that part: its items before the cut go to the tail
         copy._parts, copy._starts = self._parts[:whole], self._starts[:whole]
         copy._loaded = {k: v for k, v in self._loaded.items() if k < whole}
         done = copy._count
-        copy._tail = [self._item(i) for i in range(done, count)]
+        if done >= self._count:
+            copy._tail = self._tail[: count - done]
+        else:
+            copy._tail = [self._item(i) for i in range(done, min(count, self._count))] + self._tail[: max(0, count - self._count)]
         return copy
 
     def __getstate__(self) -> dict[str, Any]:
