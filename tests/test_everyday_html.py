@@ -53,9 +53,12 @@ def test_an_ambon_page_has_the_board_the_order_of_battle_and_the_log(players, tm
 
 def test_a_dice_page_shows_rolls_and_notes_without_a_board(started, tmp_path):
     a, b = started
-    play(a, tmp_path, ROLL + SEAL)
+    sent = play(a, tmp_path, ROLL + SEAL)
     text = page(a, tmp_path)
-    assert "<svg" not in text and "Declared rolls" in text and "Sealed notes" in text
+    assert "<svg" not in text and "Dice awaiting the next message" in text and "Sealed notes" in text
+    assert b.run("receive", b.game, sent).exit_code == 0  # keys Ann's roll: now a roll done
+    done = page(b, tmp_path)
+    assert "<h2>Rolls</h2>" in done and re.search(r"<td>rolls declared</td>\s*<td>1</td>", done)
     assert "the real attack goes in at dawn" in text  # Ann's own note, on Ann's own page
     assert "dawn" not in page(a, tmp_path, "--spectator")
 

@@ -218,7 +218,7 @@ def print_show(out: Console, match: Any, since: int = 0, every: bool = False) ->
     )
     print_at(out, match)
     out.print(Panel(literal(head)))
-    if view.get("rolls") is not None:
+    if "rolls" in view or "rolls_declared" in view:
         table = Table(title="Declared rolls")
         for column in ("roll", "by", "note", "result"):
             table.add_column(column)

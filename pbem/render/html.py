@@ -215,7 +215,7 @@ def _board_header(status: Mapping[str, Any]) -> list[str]:
 # --------------------------------------------------------------------------- a game without a board
 
 
-_SHOWN_ELSEWHERE = {"game", "stacks", "rolls", "notes", "units", "over", "turn",
+_SHOWN_ELSEWHERE = {"game", "stacks", "rolls", "pending_rolls", "notes", "units", "over", "turn",
                     "phase", "active", "vp", "verdict"}
 
 

@@ -10,8 +10,7 @@ from pbem.engine.boardview import BoardView, HeaderItem, sides_of
 
 def board_view(sides: tuple[str, ...], view: Mapping[str, Any]) -> BoardView:
     """The board of a dice game's ``view``: the rolls and notes stay the view's own tables."""
-    rolls = view.get("rolls") or ()
-    header = [HeaderItem("rolls", str(len(rolls)))]
+    header = [HeaderItem("rolls", str(view.get("rolls_declared", 0)))]
     if view.get("ending_by") and not view.get("over"):
         header.append(HeaderItem("", f"{str(view['ending_by']).capitalize()} ends the game"))
     return BoardView(game="dice", sides=sides_of(sides), header=tuple(header),

@@ -376,23 +376,24 @@ class DiceGame(notes.EndedByOrder, Dispatching):
                 item["value"] = secrets[note.slot]
                 item["private"] = True
             notes.append(item)
-        rolls = [
+        pending = [
             {
                 "label": r.label,
                 "side": r.side,
                 "dice": r.dice,
                 "note": r.note,
                 "values": [list(v) if v is not None else None for v in r.values],
-                "results": results_of(r) if r.resolved else None,
-                "total": r.total,
                 "key_seq": r.key_seq,
             }
-            for r in state.rolls
+            for r in state.pending
         ]
+        # the rolls done are the replay's record (pbem log, show --json's "rolls"): a view
+        # counts them, and so reads none of them however long the game
         return {
             "game": self.name,
             "sides": list(state.sides),
-            "rolls": rolls,
+            "rolls_declared": len(state.done) + len(state.pending),
+            "pending_rolls": pending,
             "notes": notes,
             "ending_by": state.ending_by,
             "over": state.over,
