@@ -113,7 +113,12 @@ class DataFile:
 
     def __init__(self, name: str, text: str):
         self.name = name
-        self.lines = text.splitlines()
+        self.text = text
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """The file's lines, split when an error first looks for one."""
+        return self.text.splitlines()
 
     @classmethod
     def read(cls, source: Source, name: str | None, default: str) -> tuple[DataFile, dict[str, Any]]:
@@ -463,8 +468,9 @@ def load_map(source: Source, name: str | None = None) -> GameMap:
             terrain[h] = default
     features = shapes["features"].read(doc["features"], "features", fail)
     keys = {
-        grid.parse(label): KeyLocation(grid.parse(label), spec.get("name", label), tuple(spec["vp"]))
+        h: KeyLocation(h, spec.get("name", label), tuple(spec["vp"]))
         for label, spec in shapes["key_locations"].read(doc["key_locations"], "key_locations", fail).items()
+        for h in (grid.parse(label),)
     }
     chains = {f: tuple(map(tuple, c)) for f, c in shapes["hexsides"].read(doc["hexsides"], "hexsides", fail).items()}
     sides = {f: _hexsides(src, f, chains.get(f, ()), data) for f in HEXSIDE_FEATURES}
@@ -565,6 +571,9 @@ class Counters:
 
 class _Scalar(Shape[Value]):
     """A value of a counter's face or a free constant: a finite number, a string or a boolean."""
+
+    def __init__(self) -> None:
+        self.plain = lambda v: type(v) in (int, str, bool) or type(v) is float and math.isfinite(v)
 
     def read(self, value: Any, path: str, fail: Fail) -> Value:
         if not isinstance(value, (int, float, str, bool)):

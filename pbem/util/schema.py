@@ -87,7 +87,13 @@ def simple_fail(label: str, error: type[PbemError] = DataError) -> Fail:
 
 
 class Shape(Generic[T]):
-    """A value's shape: :meth:`read` gives it typed, or raises what ``fail`` makes."""
+    """A value's shape: :meth:`read` gives it typed, or raises what ``fail`` makes.
+
+    ``plain``, when a shape has one, tells at little cost that :meth:`read`
+    would give the value back as it is: the tables and arrays holding it then
+    skip naming its path (most values of a good file are plain)."""
+
+    plain: Callable[[Any], bool] | None = None
 
     def read(self, value: Any, path: str, fail: Fail) -> T:
         raise NotImplementedError
@@ -95,6 +101,9 @@ class Shape(Generic[T]):
 
 class Any_(Shape[Any]):
     """Any value at all, as it is."""
+
+    def __init__(self) -> None:
+        self.plain = _always
 
     def read(self, value: Any, path: str, fail: Fail) -> Any:
         return value
@@ -112,6 +121,8 @@ class Str(Shape[str]):
         self.nonempty = nonempty
         self.longest = longest
         self.strip = strip
+        if choices is None and pattern is None and not nonempty and longest is None and not strip:
+            self.plain = _is_str
 
     def read(self, value: Any, path: str, fail: Fail) -> str:
         if type(value) is not str:
@@ -130,8 +141,20 @@ class Str(Shape[str]):
         return value
 
 
+def _always(value: Any) -> bool:
+    return True
+
+
+def _is_str(value: Any) -> bool:
+    return type(value) is str
+
+
 def _is_int(value: Any) -> bool:
     return type(value) is int
+
+
+def _is_bool(value: Any) -> bool:
+    return type(value) is bool
 
 
 class Int(Shape[int]):
@@ -140,6 +163,9 @@ class Int(Shape[int]):
     def __init__(self, *, low: int | None = None, high: int | None = None):
         self.low = low
         self.high = high
+        lo = -math.inf if low is None else low
+        hi = math.inf if high is None else high
+        self.plain = _is_int if low is None and high is None else (lambda v: type(v) is int and lo <= v <= hi)
 
     def read(self, value: Any, path: str, fail: Fail) -> int:
         if type(value) is not int:
@@ -166,6 +192,12 @@ class Number(Shape[float]):
         self.low = low
         self.high = high
         self.above = above
+        lo = -math.inf if low is None else low
+        hi = math.inf if high is None else high
+        if above:
+            self.plain = lambda v: type(v) in (int, float) and lo < v <= hi and v != math.inf
+        else:
+            self.plain = lambda v: type(v) in (int, float) and lo <= v <= hi and math.isfinite(v)
 
     def read(self, value: Any, path: str, fail: Fail) -> float:
         if type(value) not in (int, float) or not math.isfinite(value):
@@ -178,6 +210,9 @@ class Number(Shape[float]):
 
 class Bool(Shape[bool]):
     """``true`` or ``false``."""
+
+    def __init__(self) -> None:
+        self.plain = _is_bool
 
     def read(self, value: Any, path: str, fail: Fail) -> bool:
         if type(value) is not bool:
@@ -203,6 +238,9 @@ class Array(Shape[list[T]]):
             raise fail(path, f"{self.complaint or f'expected {self.length} items'}, got {value!r}", None)
         if self.least is not None and len(value) < self.least:
             raise fail(path, f"{self.complaint or f'expected at least {self.least} items'}, got {value!r}", None)
+        plain = self.item.plain
+        if plain is not None and all(map(plain, value)):
+            return list(value)
         read = self.item.read
         return [read(v, f"{path}[{i}]", fail) for i, v in enumerate(value)]
 
@@ -259,24 +297,27 @@ class Table(Shape[dict[str, Any]]):
         self.unknown_first = unknown_first
         self.missing = missing or (lambda k: f"missing key {k!r}")
         self.unknown = unknown
+        self._reads = tuple((k, v.shape.read, v.shape.plain, v.default) for k, v in self.keys.items())
 
     def read(self, value: Any, path: str, fail: Fail) -> dict[str, Any]:
         if type(value) is not dict:
             raise fail(path, f"expected a table, got {kind(value)}", None)
-        if self.unknown_first:
+        keys = self.keys
+        refuse = self.others is None and not keys.keys() >= value.keys()
+        if refuse and self.unknown_first:
             self._refuse_unknown(value, path, fail)
         for k in self.required:
             if k not in value:
                 raise fail(path, self.missing(k), None)
-        if not self.unknown_first:
+        if refuse:
             self._refuse_unknown(value, path, fail)
         out: dict[str, Any] = {}
-        keys = self.keys
-        for k, spec in keys.items():
+        for k, read, plain, default in self._reads:
             if k in value:
-                out[k] = spec.shape.read(value[k], at(path, k), fail)
-            elif spec.default is not OMIT:
-                out[k] = spec.default
+                v = value[k]
+                out[k] = v if plain is not None and plain(v) else read(v, at(path, k), fail)
+            elif default is not OMIT:
+                out[k] = default
         if self.others is not None:
             read = self.others.read
             for k, v in value.items():
@@ -285,8 +326,6 @@ class Table(Shape[dict[str, Any]]):
         return out
 
     def _refuse_unknown(self, value: dict[str, Any], path: str, fail: Fail) -> None:
-        if self.others is not None:
-            return
         keys = self.keys
         for k in value:
             if k not in keys:
@@ -311,7 +350,9 @@ class Entries(Shape[dict[str, T]]):
             raise fail(path, f"expected a table, got {kind(value)}", None)
         if len(value) < self.least:
             raise fail(path, self.empty, None)
-        read, test = self.item.read, self.name
+        read, test, plain = self.item.read, self.name, self.item.plain
+        if test is None and plain is not None and all(map(plain, value.values())):
+            return dict(value)
         out: dict[str, T] = {}
         for k, v in value.items():
             key = at(path, k)
@@ -327,14 +368,14 @@ def _run(fn: Callable[[Any], U], value: Any, path: str, fail: Fail) -> U:
     """``fn(value)``; a refusal (Refusal, ValueError, InputError) becomes ``fail``'s error at ``path``."""
     try:
         return fn(value)
-    except Refusal as err:
-        raise fail(path + err.path, err.what, err.needle) from None
-    except PbemError as err:
-        if not isinstance(err, InputError):
-            raise
-        raise fail(path, str(err), quoted(value)) from None
-    except ValueError as err:
-        raise fail(path, str(err), quoted(value)) from None
+    except (Refusal, InputError, ValueError) as err:
+        raise _refused(err, value, path, fail) from None
+
+
+def _refused(err: Exception, value: Any, path: str, fail: Fail) -> PbemError:
+    if isinstance(err, Refusal):
+        return fail(path + err.path, err.what, err.needle)
+    return fail(path, str(err), quoted(value))
 
 
 class Convert(Shape[U]):
@@ -347,7 +388,14 @@ class Convert(Shape[U]):
         self.fn = fn
 
     def read(self, value: Any, path: str, fail: Fail) -> U:
-        return _run(self.fn, self.shape.read(value, path, fail), path, fail)
+        shape = self.shape
+        plain = shape.plain
+        if plain is None or not plain(value):
+            value = shape.read(value, path, fail)
+        try:
+            return self.fn(value)
+        except (Refusal, InputError, ValueError) as err:
+            raise _refused(err, value, path, fail) from None
 
 
 class Check(Shape[T]):
