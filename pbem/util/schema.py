@@ -273,8 +273,8 @@ _REQUIRED = _Marker("REQUIRED")
 OMIT = _Marker("OMIT")
 
 
-def _unknown(name: str, allowed: Iterable[str]) -> str:
-    return f"unknown key {name!r} (allowed: {', '.join(allowed)})"
+def _unknown(names: list[str], allowed: Iterable[str]) -> str:
+    return f"unknown key {names[0]!r} (allowed: {', '.join(allowed)})"
 
 
 class Table(Shape[dict[str, Any]]):
@@ -284,12 +284,13 @@ class Table(Shape[dict[str, Any]]):
 
     ``unknown_first``: an unknown key is refused before a missing one (a
     misspelt key is both).  ``missing``: the complaint for a missing key
-    (default ``missing key 'k'``), ``missing_path``: refuse it at the key's
-    own path rather than the table's."""
+    (default ``missing key 'k'``).  ``unknown``: the complaint for the
+    unknown keys (all of them, in the file's order; default ``unknown key
+    'k' (allowed: ...)`` for the first), refused at the first one's path."""
 
     def __init__(self, keys: Mapping[str, Key[Any] | Shape[Any]], *, others: Shape[Any] | None = None,
                  unknown_first: bool = False, missing: Callable[[str], str] | None = None,
-                 unknown: Callable[[str, tuple[str, ...]], str] = _unknown):
+                 unknown: Callable[[list[str], tuple[str, ...]], str] = _unknown):
         self.keys: dict[str, Key[Any]] = {k: v if isinstance(v, Key) else Key(v, required=True) for k, v in keys.items()}
         self.allowed = tuple(self.keys)
         self.required = tuple(k for k, v in self.keys.items() if v.required)
@@ -327,9 +328,9 @@ class Table(Shape[dict[str, Any]]):
 
     def _refuse_unknown(self, value: dict[str, Any], path: str, fail: Fail) -> None:
         keys = self.keys
-        for k in value:
-            if k not in keys:
-                raise fail(at(path, k), self.unknown(k, self.allowed), None)
+        names = [k for k in value if k not in keys]
+        if names:
+            raise fail(at(path, names[0]), self.unknown(names, self.allowed), None)
 
 
 class Entries(Shape[dict[str, T]]):

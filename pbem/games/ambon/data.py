@@ -257,7 +257,7 @@ VALUES_TABLE = Table(
     {name: Any_() if kind_ == "column" else _value_shape(kind_, rule) for name, (kind_, rule) in VALUES.items()},
     unknown_first=True,
     missing=lambda name: f"missing key {name!r} ({VALUES[name][1]}; a {VALUES[name][0]} value)",
-    unknown=lambda name, _: f"unknown key {name!r}: the rules read no such value (known: {', '.join(VALUES)})")
+    unknown=lambda names, _: f"unknown key {names[0]!r}: the rules read no such value (known: {', '.join(VALUES)})")
 #: A face's value of each kind of :data:`FACE`.
 _FACE_KINDS: dict[str, Shape[Any]] = {
     "bool": Bool(), "str": Str(), "count": Int(low=0), "int": Int(),
@@ -266,7 +266,7 @@ _FACE_KINDS: dict[str, Shape[Any]] = {
 #: counters.toml: a face of a unit type or a counter.
 FACE_TABLE = Table({name: _FACE_KINDS[k] for name, k in FACE.items()}, unknown_first=True,
                    missing=lambda name: f"missing key {name!r} (every face carries: {', '.join(FACE)})",
-                   unknown=lambda name, _: f"unknown key {name!r} (a face carries: {', '.join(FACE)})")
+                   unknown=lambda names, _: f"unknown key {names[0]!r} (a face carries: {', '.join(FACE)})")
 _HALF = Check(Str(), lambda half: None if half in ("AM", "PM") else f"expected \"AM\" or \"PM\", got {half!r}")
 #: turns.toml.
 TURNS_FILE = _file({
