@@ -407,9 +407,9 @@ MAP_FILE = Table({
 })
 
 
-def _map_shapes(grid: Grid, terrains: Mapping[str, TerrainType]) -> dict[str, Shape[Any]]:
-    """The shapes of map.toml's tables of hexes, on ``grid``."""
-    hex_ = Convert(Str(), grid.parse)
+def _map_shapes(parse: Callable[[str], Hex], terrains: Mapping[str, TerrainType]) -> dict[str, Shape[Any]]:
+    """The shapes of map.toml's tables of hexes, read by ``parse``."""
+    hex_ = Convert(Str(), parse)
 
     def known_terrain(tname: str) -> str | None:
         if tname not in terrains:
@@ -417,7 +417,7 @@ def _map_shapes(grid: Grid, terrains: Mapping[str, TerrainType]) -> dict[str, Sh
         return None
 
     def hex_label(label: str) -> str | None:
-        grid.parse(label)
+        parse(label)
         return None
 
     return {
@@ -448,7 +448,15 @@ def load_map(source: Source, name: str | None = None) -> GameMap:
                            spec.get("colour", _DEFAULT_COLOURS[i % len(_DEFAULT_COLOURS)]), spec.get("symbol", tname[:1].lower()))
         for i, (tname, spec) in enumerate(doc["terrain"].items())
     }
-    shapes = _map_shapes(grid, terrains)
+    parsed: dict[str, Hex] = {}
+
+    def parse(label: str) -> Hex:
+        found = parsed.get(label)
+        if found is None:
+            found = parsed[label] = grid.parse(label)
+        return found
+
+    shapes = _map_shapes(parse, terrains)
     default = head["default_terrain"]
     if default is not None:
         shapes["default_terrain"].read(default, "map.default_terrain", fail)
@@ -470,7 +478,7 @@ def load_map(source: Source, name: str | None = None) -> GameMap:
     keys = {
         h: KeyLocation(h, spec.get("name", label), tuple(spec["vp"]))
         for label, spec in shapes["key_locations"].read(doc["key_locations"], "key_locations", fail).items()
-        for h in (grid.parse(label),)
+        for h in (parse(label),)
     }
     chains = {f: tuple(map(tuple, c)) for f, c in shapes["hexsides"].read(doc["hexsides"], "hexsides", fail).items()}
     sides = {f: _hexsides(src, f, chains.get(f, ()), data) for f in HEXSIDE_FEATURES}
@@ -479,7 +487,7 @@ def load_map(source: Source, name: str | None = None) -> GameMap:
         box_id: OffMapBox(box_id, spec.get("name", box_id), spec["kind"], spec["target"])
         for box_id, spec in shapes["boxes"].read(doc["boxes"], "boxes", fail).items()
     }
-    return GameMap(
+    gmap = GameMap(
         name=head["name"],
         grid=grid,
         terrain_types=_frozen(terrains),
@@ -494,6 +502,8 @@ def load_map(source: Source, name: str | None = None) -> GameMap:
         source=src.name,
         note=head["note"],
     )
+    gmap._parsed.update(parsed)  # the labels read, for GameMap.hex
+    return gmap
 
 
 def _hexsides(src: DataFile, feature: str, chains: Iterable[tuple[Hex, ...]], data: Mapping[str, Any]) -> frozenset[Hexside]:

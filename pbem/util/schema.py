@@ -30,12 +30,23 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable, Generic, Iterable, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from pbem.errors import DataError, InputError, PbemError
 
 T = TypeVar("T")
 U = TypeVar("U")
+
+if TYPE_CHECKING:
+    from typing import Generic as _Generic
+else:
+    class _Generic:
+        """``typing.Generic`` for the type checker; at run time a plain base
+        whose subscript is itself (Generic's ``__init_subclass__`` would add a
+        millisecond to every cold load of a game's data)."""
+
+        def __class_getitem__(cls, item):
+            return cls
 
 #: ``fail(path, what, needle)``: the error that refuses the value at ``path``.
 Fail = Callable[[str, str, "str | None"], PbemError]
@@ -86,7 +97,7 @@ def simple_fail(label: str, error: type[PbemError] = DataError) -> Fail:
     return fail
 
 
-class Shape(Generic[T]):
+class Shape(_Generic[T]):
     """A value's shape: :meth:`read` gives it typed, or raises what ``fail`` makes.
 
     ``plain``, when a shape has one, tells at little cost that :meth:`read`
@@ -245,7 +256,7 @@ class Array(Shape[list[T]]):
         return [read(v, f"{path}[{i}]", fail) for i, v in enumerate(value)]
 
 
-class Key(Generic[T]):
+class Key(_Generic[T]):
     """A key of a :class:`Table`: its shape, and the default when it is
     absent (none: the key is required; :data:`OMIT`: absent from the result too)."""
 

@@ -598,7 +598,7 @@ class AmbonData:
         """3.0: every key location of map.toml in exactly one star class (hex -> class)."""
         gmap = self.map
         found: dict[str, KeyLocationClass] = {}
-        shape = Entries(Table({"stars": Int(low=1), "hexes": Array(Convert(Str(), gmap.grid.parse)),
+        shape = Entries(Table({"stars": Int(low=1), "hexes": Array(Convert(Str(), gmap.hex)),
                                "uncontrolled_at_end": Int()}))
         for name, spec in shape.read(doc["key_location_classes"], "key_location_classes", src.error).items():
             key = f"key_location_classes.{name}"
@@ -648,7 +648,7 @@ class AmbonData:
 
         def land(coastal: bool = False) -> Shape[Any]:
             def test(where: str) -> None:
-                h = gmap.grid.parse(where)
+                h = gmap.hex(where)
                 if not gmap.contains(h) or gmap.terrain_at(h) == "sea" or coastal and h not in gmap.coastal:
                     raise Refusal(f"{where} is not a {'coastal' if coastal else 'land'} hex of map.toml (4.1)")
             return Convert(Str(), test)
