@@ -71,6 +71,7 @@ from pbem.engine.hexes import OFFSET_LAYOUTS, Grid, Hex, Hexside, Layout
 from pbem.engine.paths import half_mp
 from pbem.engine.ruleset import ruleset_hash
 from pbem.errors import DataError, InputError
+from pbem.util.schema import OMIT, Any_, Array, Check, Convert, Entries, Fail, Int, Key, Refusal, Shape, Str, Table, TypeSwitch
 
 __all__ = [
     "HEXSIDE_FEATURES",
@@ -112,7 +113,12 @@ class DataFile:
 
     def __init__(self, name: str, text: str):
         self.name = name
-        self.lines = text.splitlines()
+        self.text = text
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """The file's lines, split when an error first looks for one."""
+        return self.text.splitlines()
 
     @classmethod
     def read(cls, source: Source, name: str | None, default: str) -> tuple[DataFile, dict[str, Any]]:
@@ -182,9 +188,9 @@ class DataFile:
         return start + 1 if headers and start else None
 
     def error(self, key: str, what: str, needle: str | None = None) -> DataError:
-        line = self.line_of(key, needle)
+        line = self.line_of(key, needle) if key else None
         where = f"{self.name}, line {line}" if line else self.name
-        return DataError(f"{where}: {key}: {what}", field=key)
+        return DataError(f"{where}: {key}: {what}" if key else f"{where}: {what}", field=key or None)
 
     # -- typed access ------------------------------------------------------
     def keys(self, table: Mapping[str, Any], key: str, allowed: Iterable[str], required: Iterable[str] = ()) -> None:
@@ -371,69 +377,96 @@ _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 _DEFAULT_COLOURS = ("#e8e4c9", "#a7c88a", "#c9a66b", "#8fb8de", "#b0b0b0", "#d7b5d8", "#f2c57c")
 
 
+def _colour(colour: str) -> str | None:
+    return None if _COLOUR.fullmatch(colour) else f"colour {colour!r} is not #rrggbb"
+
+
+def _layout(name: str) -> str | None:
+    return None if name in OFFSET_LAYOUTS else f"unknown layout {name!r} (one of {', '.join(OFFSET_LAYOUTS)})"
+
+
+def _symbol(symbol: str) -> str | None:
+    return None if len(symbol) == 1 else f"symbol {symbol!r} must be one character"
+
+
+def _hexside_feature(name: str) -> str | None:
+    return None if name in HEXSIDE_FEATURES else f"unknown hexside feature {name!r} (known: {', '.join(HEXSIDE_FEATURES)})"
+
+
+COLOUR = Check(Str(), _colour)
+_PAIR = Array(Int(), length=2, complaint="expected two integers [first, last]")
+#: map.toml, the parts read before the grid is known.
+MAP_FILE = Table({
+    "map": Table({
+        "name": Key(Str(), ""), "layout": Check(Str(), _layout), "columns": _PAIR, "rows": _PAIR,
+        "digits": Key(_PAIR, (2, 2)), "default_terrain": Key(Str(), None), "note": Key(Str(), ""),
+    }),
+    "terrain": Entries(Table({"label": Key(Str(), OMIT), "colour": Key(COLOUR, OMIT), "symbol": Key(Check(Str(), _symbol), OMIT)}),
+                       least=1, empty="declares no terrain"),
+    **{name: Key(Any_(), {}) for name in ("hexes", "features", "key_locations", "hexsides", "places", "boxes")},
+})
+
+
+def _map_shapes(parse: Callable[[str], Hex], terrains: Mapping[str, TerrainType]) -> dict[str, Shape[Any]]:
+    """The shapes of map.toml's tables of hexes, read by ``parse``."""
+    hex_ = Convert(Str(), parse)
+
+    def known_terrain(tname: str) -> str | None:
+        if tname not in terrains:
+            raise Refusal(f"unknown terrain {tname!r} (declared: {', '.join(terrains)})", needle=tname)
+        return None
+
+    def hex_label(label: str) -> str | None:
+        parse(label)
+        return None
+
+    return {
+        "default_terrain": Check(Str(), known_terrain),
+        "hexes": Entries(Array(hex_), name=known_terrain),
+        "features": Table({"towns": Key(Array(hex_), []), "coastal": Key(Array(hex_), [])}),
+        "key_locations": Entries(Table({"name": Key(Str(), OMIT), "vp": Array(Int())}), name=hex_label),
+        "hexsides": Entries(Array(Array(hex_, least=2, complaint="a chain needs at least two hexes")), name=_hexside_feature),
+        "places": Entries(hex_),
+        "boxes": Entries(Table({"name": Key(Str(), OMIT), "kind": Key(Str(), "box"), "target": Key(hex_, None)})),
+    }
+
+
 def load_map(source: Source, name: str | None = None) -> GameMap:
     """Load and validate a map from a path or the bytes of a TOML file.
 
     ``name`` is how messages call the file (default: the path, or "map.toml")."""
     src, data = DataFile.read(source, name, "map.toml")
-    src.keys(data, "", ("map", "terrain", "hexes", "features", "key_locations", "hexsides", "places", "boxes"), ("map", "terrain"))
-
-    # [map] ------------------------------------------------------------------
-    head = src.table(data["map"], "map")
-    src.keys(head, "map", ("name", "layout", "columns", "rows", "digits", "default_terrain", "note"), ("layout", "columns", "rows"))
-    layout_name = src.string(head["layout"], "map.layout")
-    if layout_name not in OFFSET_LAYOUTS:
-        raise src.error("map.layout", f"unknown layout {layout_name!r} (one of {', '.join(OFFSET_LAYOUTS)})")
-    extent = {}
-    for k in ("columns", "rows", "digits"):
-        if k not in head:
-            continue
-        pair = src.array(head[k], f"map.{k}")
-        if len(pair) != 2:
-            raise src.error(f"map.{k}", f"expected two integers [first, last], got {pair!r}")
-        extent[k] = (src.integer(pair[0], f"map.{k}[0]"), src.integer(pair[1], f"map.{k}[1]"))
-    digits = extent.get("digits", (2, 2))
+    fail = src.error
+    doc = MAP_FILE.read(data, "", fail)
+    head = doc["map"]
     try:
-        grid = Grid(Layout(layout_name, *digits), extent["columns"], extent["rows"])
+        grid = Grid(Layout(head["layout"], *head["digits"]), tuple(head["columns"]), tuple(head["rows"]))
     except InputError as err:
         raise src.error("map", str(err)) from None
+    terrains = {
+        tname: TerrainType(tname, spec.get("label", tname.replace("_", " ")),
+                           spec.get("colour", _DEFAULT_COLOURS[i % len(_DEFAULT_COLOURS)]), spec.get("symbol", tname[:1].lower()))
+        for i, (tname, spec) in enumerate(doc["terrain"].items())
+    }
+    parsed: dict[str, Hex] = {}
 
-    # [terrain] --------------------------------------------------------------
-    terrains: dict[str, TerrainType] = {}
-    tt = src.table(data["terrain"], "terrain")
-    if not tt:
-        raise src.error("terrain", "declares no terrain")
-    for i, (tname, spec) in enumerate(tt.items()):
-        key = f"terrain.{tname}"
-        spec = src.table(spec, key)
-        src.keys(spec, key, ("label", "colour", "symbol"))
-        colour = src.string(spec.get("colour", _DEFAULT_COLOURS[i % len(_DEFAULT_COLOURS)]), f"{key}.colour")
-        if not _COLOUR.fullmatch(colour):
-            raise src.error(f"{key}.colour", f"colour {colour!r} is not #rrggbb")
-        symbol = src.string(spec.get("symbol", tname[:1].lower()), f"{key}.symbol")
-        if len(symbol) != 1:
-            raise src.error(f"{key}.symbol", f"symbol {symbol!r} must be one character")
-        label = src.string(spec.get("label", tname.replace("_", " ")), f"{key}.label")
-        terrains[tname] = TerrainType(tname, label, colour, symbol)
+    def parse(label: str) -> Hex:
+        found = parsed.get(label)
+        if found is None:
+            found = parsed[label] = grid.parse(label)
+        return found
 
-    def known_terrain(tname: str, key: str) -> str:
-        if tname not in terrains:
-            raise src.error(key, f"unknown terrain {tname!r} (declared: {', '.join(terrains)})", needle=tname)
-        return tname
-
-    default = head.get("default_terrain")
+    shapes = _map_shapes(parse, terrains)
+    default = head["default_terrain"]
     if default is not None:
-        known_terrain(src.string(default, "map.default_terrain"), "map.default_terrain")
-
-    # [hexes] ----------------------------------------------------------------
+        shapes["default_terrain"].read(default, "map.default_terrain", fail)
+    hexes = shapes["hexes"].read(doc["hexes"], "hexes", fail)
     terrain: dict[Hex, str] = {}
-    for tname, hexes in src.table(data.get("hexes", {}), "hexes").items():
-        known_terrain(tname, f"hexes.{tname}")
-        for i, value in enumerate(src.array(hexes, f"hexes.{tname}")):
-            key = f"hexes.{tname}[{i}]"
-            h = src.hex(grid, value, key)
+    for tname, found in hexes.items():
+        for i, h in enumerate(found):
             if h in terrain:
-                raise src.error(key, f"hex {value!r} already has terrain {terrain[h]!r}", needle=f'"{value}"')
+                value = data["hexes"][tname][i]
+                raise src.error(f"hexes.{tname}[{i}]", f"hex {value!r} already has terrain {terrain[h]!r}", needle=f'"{value}"')
             terrain[h] = tname
     every_hex = tuple(grid.hexes())
     for h in every_hex:
@@ -441,78 +474,49 @@ def load_map(source: Source, name: str | None = None) -> GameMap:
             if default is None:
                 raise src.error("hexes", f"hex {grid.label(h)!r} has no terrain and [map] sets no default_terrain")
             terrain[h] = default
-
-    # [features] -------------------------------------------------------------
-    feats = src.table(data.get("features", {}), "features")
-    src.keys(feats, "features", ("towns", "coastal"))
-    feature_sets: dict[str, frozenset[Hex]] = {}
-    for fname in ("towns", "coastal"):
-        values = src.array(feats.get(fname, []), f"features.{fname}")
-        feature_sets[fname] = frozenset(src.hex(grid, v, f"features.{fname}[{i}]") for i, v in enumerate(values))
-
-    # [key_locations] --------------------------------------------------------
-    keys: dict[Hex, KeyLocation] = {}
-    for label, spec in src.table(data.get("key_locations", {}), "key_locations").items():
-        key = f"key_locations.{label}"
-        h = src.hex(grid, label, key)
-        spec = src.table(spec, key)
-        src.keys(spec, key, ("name", "vp"), ("vp",))
-        vp = tuple(src.integer(v, f"{key}.vp[{i}]") for i, v in enumerate(src.array(spec["vp"], f"{key}.vp")))
-        keys[h] = KeyLocation(h, src.string(spec.get("name", label), f"{key}.name"), vp)
-
-    # [hexsides] -------------------------------------------------------------
-    sides: dict[str, set[Hexside]] = {f: set() for f in HEXSIDE_FEATURES}
-    chains: dict[str, list[tuple[Hex, ...]]] = {f: [] for f in HEXSIDE_FEATURES}
-    hs = src.table(data.get("hexsides", {}), "hexsides")
-    for fname, value in hs.items():
-        if fname not in HEXSIDE_FEATURES:
-            raise src.error(f"hexsides.{fname}", f"unknown hexside feature {fname!r} (known: {', '.join(HEXSIDE_FEATURES)})")
-        for i, chain in enumerate(src.array(value, f"hexsides.{fname}")):
-            ckey = f"hexsides.{fname}[{i}]"
-            chain = src.array(chain, ckey)
-            if len(chain) < 2:
-                raise src.error(ckey, f"a chain needs at least two hexes, got {chain!r}")
-            hexes = tuple(src.hex(grid, v, f"{ckey}[{j}]") for j, v in enumerate(chain))
-            for j, (a, b) in enumerate(zip(hexes, hexes[1:], strict=False), start=1):
-                if not a.is_adjacent(b):
-                    why = "repeats the previous hex" if a == b else f"is not adjacent to {chain[j - 1]!r}"
-                    raise src.error(f"{ckey}[{j}]", f"{chain[j]!r} {why}", needle=f'"{chain[j]}"')
-                sides[fname].add(Hexside(a, b))
-            chains[fname].append(hexes)
-
-    # [places] and [boxes] ---------------------------------------------------
-    places = {
-        pname: src.hex(grid, v, f"places.{pname}")
-        for pname, v in src.table(data.get("places", {}), "places").items()
+    features = shapes["features"].read(doc["features"], "features", fail)
+    keys = {
+        h: KeyLocation(h, spec.get("name", label), tuple(spec["vp"]))
+        for label, spec in shapes["key_locations"].read(doc["key_locations"], "key_locations", fail).items()
+        for h in (parse(label),)
     }
-    boxes: dict[str, OffMapBox] = {}
-    for box_id, spec in src.table(data.get("boxes", {}), "boxes").items():
-        key = f"boxes.{box_id}"
-        spec = src.table(spec, key)
-        src.keys(spec, key, ("name", "kind", "target"))
-        target = src.hex(grid, spec["target"], f"{key}.target") if "target" in spec else None
-        boxes[box_id] = OffMapBox(
-            box_id,
-            src.string(spec.get("name", box_id), f"{key}.name"),
-            src.string(spec.get("kind", "box"), f"{key}.kind"),
-            target,
-        )
-
-    return GameMap(
-        name=src.string(head.get("name", ""), "map.name"),
+    chains = {f: tuple(map(tuple, c)) for f, c in shapes["hexsides"].read(doc["hexsides"], "hexsides", fail).items()}
+    sides = {f: _hexsides(src, f, chains.get(f, ()), data) for f in HEXSIDE_FEATURES}
+    places = shapes["places"].read(doc["places"], "places", fail)
+    boxes = {
+        box_id: OffMapBox(box_id, spec.get("name", box_id), spec["kind"], spec["target"])
+        for box_id, spec in shapes["boxes"].read(doc["boxes"], "boxes", fail).items()
+    }
+    gmap = GameMap(
+        name=head["name"],
         grid=grid,
         terrain_types=_frozen(terrains),
         terrain=_frozen({h: terrain[h] for h in every_hex}),
-        towns=feature_sets["towns"],
-        coastal=feature_sets["coastal"],
+        towns=frozenset(features["towns"]),
+        coastal=frozenset(features["coastal"]),
         key_locations=_frozen(keys),
-        hexsides=_frozen({f: frozenset(s) for f, s in sides.items()}),
-        chains=_frozen({f: tuple(c) for f, c in chains.items()}),
+        hexsides=_frozen(sides),
+        chains=_frozen({f: chains.get(f, ()) for f in HEXSIDE_FEATURES}),
         places=_frozen(places),
         boxes=_frozen(boxes),
         source=src.name,
-        note=src.string(head.get("note", ""), "map.note"),
+        note=head["note"],
     )
+    gmap._parsed.update(parsed)  # the labels read, for GameMap.hex
+    return gmap
+
+
+def _hexsides(src: DataFile, feature: str, chains: Iterable[tuple[Hex, ...]], data: Mapping[str, Any]) -> frozenset[Hexside]:
+    """The hexsides of ``feature``'s chains: each consecutive pair of hexes adjacent."""
+    sides = set()
+    for i, hexes in enumerate(chains):
+        for j, (a, b) in enumerate(zip(hexes, hexes[1:], strict=False), start=1):
+            if not a.is_adjacent(b):
+                chain = data["hexsides"][feature][i]
+                why = "repeats the previous hex" if a == b else f"is not adjacent to {chain[j - 1]!r}"
+                raise src.error(f"hexsides.{feature}[{i}][{j}]", f"{chain[j]!r} {why}", needle=f'"{chain[j]}"')
+            sides.add(Hexside(a, b))
+    return frozenset(sides)
 
 
 # --------------------------------------------------------------------------- counters
@@ -575,14 +579,30 @@ class Counters:
         return tuple(u for u in self.units if u.side == side)
 
 
-def _values(src: DataFile, value: Any, key: str) -> dict[str, Value]:
-    table = src.table(value, key)
-    for k, v in table.items():
-        if not isinstance(v, (int, float, str, bool)):
-            raise src.error(f"{key}.{k}", f"expected a number, string or boolean, got {_kind(v)}")
-        if isinstance(v, float) and not math.isfinite(v):
-            raise src.error(f"{key}.{k}", f"value {v!r} is not finite")
-    return dict(table)
+class _Scalar(Shape[Value]):
+    """A value of a counter's face or a free constant: a finite number, a string or a boolean."""
+
+    def __init__(self) -> None:
+        self.plain = lambda v: type(v) in (int, str, bool) or type(v) is float and math.isfinite(v)
+
+    def read(self, value: Any, path: str, fail: Fail) -> Value:
+        if not isinstance(value, (int, float, str, bool)):
+            raise fail(path, f"expected a number, string or boolean, got {_kind(value)}", None)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise fail(path, f"value {value!r} is not finite", None)
+        return value
+
+
+#: A table of named values (a face, ``[values]``).
+VALUES = Entries(_Scalar())
+_PALETTE = ("#b03a2e", "#2e5fa8", "#3c8d40", "#8e44ad")
+_NAMED = Key(Str(), OMIT)
+COUNTERS_FILE = Table({
+    "sides": Entries(Table({"name": _NAMED, "colour": Key(COLOUR, OMIT)}), least=1, empty="declares no side"),
+    "types": Entries(Table({"name": _NAMED, "front": VALUES, "back": Key(VALUES, {})})),
+    "units": Any_(),
+})
+_UNIT = Table({"id": Str(), "side": Str(), "type": Str(), "name": _NAMED, "front": Key(VALUES, {}), "back": Key(VALUES, {})})
 
 
 def load_counters(source: Source, name: str | None = None) -> Counters:
@@ -604,49 +624,27 @@ def load_counters(source: Source, name: str | None = None) -> Counters:
         back = { combat = 1 }     # this counter's back differs from its type
     """
     src, data = DataFile.read(source, name, "counters.toml")
-    src.keys(data, "", ("sides", "types", "units"), ("sides", "types", "units"))
-    sides: dict[str, Side] = {}
-    palette = ("#b03a2e", "#2e5fa8", "#3c8d40", "#8e44ad")
-    for i, (sid, spec) in enumerate(src.table(data["sides"], "sides").items()):
-        key = f"sides.{sid}"
-        spec = src.table(spec, key)
-        src.keys(spec, key, ("name", "colour"))
-        colour = src.string(spec.get("colour", palette[i % len(palette)]), f"{key}.colour")
-        if not _COLOUR.fullmatch(colour):
-            raise src.error(f"{key}.colour", f"colour {colour!r} is not #rrggbb")
-        sides[sid] = Side(sid, src.string(spec.get("name", sid), f"{key}.name"), colour)
-    if not sides:
-        raise src.error("sides", "declares no side")
-
-    types: dict[str, UnitType] = {}
-    for tid, spec in src.table(data["types"], "types").items():
-        key = f"types.{tid}"
-        spec = src.table(spec, key)
-        src.keys(spec, key, ("name", "front", "back"), ("front",))
-        front = _values(src, spec["front"], f"{key}.front")
-        back = _values(src, spec.get("back", {}), f"{key}.back")
-        types[tid] = UnitType(tid, src.string(spec.get("name", tid), f"{key}.name"), _frozen(front), _frozen(back))
-
-    units: list[Unit] = []
+    doc = COUNTERS_FILE.read(data, "", src.error)
+    sides = {sid: Side(sid, spec.get("name", sid), spec.get("colour", _PALETTE[i % len(_PALETTE)]))
+             for i, (sid, spec) in enumerate(doc["sides"].items())}
+    types = {tid: UnitType(tid, spec.get("name", tid), _frozen(spec["front"]), _frozen(spec["back"]))
+             for tid, spec in doc["types"].items()}
     seen: dict[str, int] = {}
-    for i, spec in enumerate(src.array(data["units"], "units")):
-        key = f"units[{i}]"
-        spec = src.table(spec, key)
-        src.keys(spec, key, ("id", "side", "type", "name", "front", "back"), ("id", "side", "type"))
-        uid = src.string(spec["id"], f"{key}.id")
+
+    def unit(spec: dict[str, Any]) -> Unit:
+        uid, side, tid = spec["id"], spec["side"], spec["type"]
         if uid in seen:
-            raise src.error(f"{key}.id", f"duplicate unit id {uid!r} (first at units[{seen[uid]}])", needle=f'"{uid}"')
-        seen[uid] = i
-        side = src.string(spec["side"], f"{key}.side")
+            raise Refusal(f"duplicate unit id {uid!r} (first at units[{seen[uid]}])", f'"{uid}"', ".id")
+        seen[uid] = len(seen)
         if side not in sides:
-            raise src.error(f"{key}.side", f"unknown side {side!r} (declared: {', '.join(sides)})", needle=f'"{side}"')
-        tid = src.string(spec["type"], f"{key}.type")
+            raise Refusal(f"unknown side {side!r} (declared: {', '.join(sides)})", f'"{side}"', ".side")
         if tid not in types:
-            raise src.error(f"{key}.type", f"unknown unit type {tid!r} (declared: {', '.join(types)})", needle=f'"{tid}"')
+            raise Refusal(f"unknown unit type {tid!r} (declared: {', '.join(types)})", f'"{tid}"', ".type")
         utype = types[tid]
-        front = {**utype.front, **_values(src, spec.get("front", {}), f"{key}.front")}
-        back = {**utype.back, **_values(src, spec.get("back", {}), f"{key}.back")}
-        units.append(Unit(uid, side, tid, src.string(spec.get("name", uid), f"{key}.name"), _frozen(front), _frozen(back)))
+        return Unit(uid, side, tid, spec.get("name", uid), _frozen({**utype.front, **spec["front"]}),
+                    _frozen({**utype.back, **spec["back"]}))
+
+    units = Array(Convert(_UNIT, unit)).read(doc["units"], "units", src.error)
     return Counters(_frozen(sides), _frozen(types), tuple(units), src.name)
 
 
@@ -743,23 +741,8 @@ def load_charts(source: Source, name: str | None = None, *, terrains: Iterable[s
         2 = { "1:1" = "AF", "2:1" = "-" }   # ...or named
     """
     src, data = DataFile.read(source, name, "charts.toml")
-    src.keys(data, "", ("terrain_costs", "movement", "tables", "values"))
-
-    def mp(value: Any, key: str, prohibited_ok: bool) -> int | None:
-        if isinstance(value, str) and prohibited_ok and value in PROHIBITED:
-            return None
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            allowed = f"a number of MP or one of {', '.join(map(repr, PROHIBITED))}" if prohibited_ok else "a number of MP"
-            raise src.error(key, f"expected {allowed}, got {value!r}")
-        try:
-            return half_mp(value)
-        except InputError as err:
-            raise src.error(key, str(err)) from None
-
-    costs = {
-        t: mp(v, f"terrain_costs.{t}", True)
-        for t, v in src.table(data.get("terrain_costs", {}), "terrain_costs").items()
-    }
+    doc = CHARTS_FILE.read(data, "", src.error)
+    costs = doc["terrain_costs"]
     if terrains is not None:
         declared = list(terrains)
         for t in costs:
@@ -768,60 +751,81 @@ def load_charts(source: Source, name: str | None = None, *, terrains: Iterable[s
         for t in declared:
             if t not in costs:
                 raise src.error("terrain_costs", f"no cost for terrain {t!r}, which the map declares")
-    movement = {
-        k: mp(v, f"movement.{k}", False)
-        for k, v in src.table(data.get("movement", {}), "movement").items()
-    }
-    values = _values(src, data.get("values", {}), "values")
+    tables = {tname: _result_table(src, tname, spec) for tname, spec in doc["tables"].items()}
+    return Charts(_frozen(costs), _frozen(doc["movement"]), _frozen(tables), _frozen(doc["values"]), src.name)
 
-    tables: dict[str, ResultTable] = {}
-    for tname, spec in src.table(data.get("tables", {}), "tables").items():
-        key = f"tables.{tname}"
-        spec = src.table(spec, key)
-        src.keys(spec, key, ("title", "dice", "columns", "rows", "clamp"), ("columns", "rows"))
-        columns = tuple(src.string(c, f"{key}.columns[{i}]") for i, c in enumerate(src.array(spec["columns"], f"{key}.columns")))
-        if not columns:
-            raise src.error(f"{key}.columns", "a table needs at least one column")
-        if len(set(columns)) != len(columns):
-            dup = next(c for c in columns if columns.count(c) > 1)
-            raise src.error(f"{key}.columns", f"column {dup!r} appears twice")
-        clamp = spec.get("clamp", False)
-        if not isinstance(clamp, bool):
-            raise src.error(f"{key}.clamp", f"expected true or false, got {clamp!r}")
-        rows: dict[str, tuple[str, ...]] = {}
-        raw_rows = src.table(spec["rows"], f"{key}.rows")
-        if not raw_rows:
-            raise src.error(f"{key}.rows", "a table needs at least one row")
-        for rk, cells in raw_rows.items():
-            rkey = f"{key}.rows.{rk}"
-            if clamp and not re.fullmatch(r"-?[0-9]+", rk):
-                raise src.error(rkey, f"row {rk!r} is not an integer, but the table clamps rolls")
-            if isinstance(cells, list):
-                if len(cells) != len(columns):
-                    missing = columns[len(cells):]
-                    what = f"missing column {missing[0]!r}" if missing else f"{len(cells) - len(columns)} extra"
-                    raise src.error(rkey, f"{len(cells)} results for {len(columns)} columns ({what})")
-                row = tuple(src.string(c, f"{rkey}[{i}]") for i, c in enumerate(cells))
-            elif isinstance(cells, dict):
-                for c in columns:
-                    if c not in cells:
-                        raise src.error(rkey, f"missing column {c!r}")
-                for c in cells:
-                    if c not in columns:
-                        raise src.error(f"{rkey}.{c}", f"unknown column {c!r} (columns: {', '.join(columns)})")
-                row = tuple(src.string(cells[c], f"{rkey}.{c}") for c in columns)
-            else:
-                raise src.error(rkey, f"expected an array or a table of results, got {_kind(cells)}")
-            rows[rk] = row
-        tables[tname] = ResultTable(
-            tname,
-            src.string(spec.get("title", tname), f"{key}.title"),
-            src.string(spec.get("dice", "1d6"), f"{key}.dice"),
-            columns,
-            _frozen(rows),
-            clamp,
-        )
-    return Charts(_frozen(costs), _frozen(movement), _frozen(tables), _frozen(values), src.name)
+
+class _MP(Shape["int | None"]):
+    """A price in MP, kept as half-MP; with ``prohibited`` also a word of :data:`PROHIBITED` (None)."""
+
+    def __init__(self, prohibited: bool):
+        self.prohibited = prohibited
+
+    def read(self, value: Any, path: str, fail: Fail) -> int | None:
+        if isinstance(value, str) and self.prohibited and value in PROHIBITED:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            allowed = f"a number of MP or one of {', '.join(map(repr, PROHIBITED))}" if self.prohibited else "a number of MP"
+            raise fail(path, f"expected {allowed}, got {value!r}", None)
+        try:
+            return half_mp(value)
+        except InputError as err:
+            raise fail(path, str(err), None) from None
+
+
+def _columns(columns: list[str]) -> str | None:
+    dup = next((c for c in columns if columns.count(c) > 1), None)
+    return None if dup is None else f"column {dup!r} appears twice"
+
+
+class _Clamp(Shape[bool]):
+    def read(self, value: Any, path: str, fail: Fail) -> bool:
+        if not isinstance(value, bool):
+            raise fail(path, f"expected true or false, got {value!r}", None)
+        return value
+
+
+_RESULT_TABLE = Table({
+    "title": Key(Str(), OMIT), "dice": Key(Str(), "1d6"),
+    "columns": Check(Array(Str(), least=1, complaint="a table needs at least one column"), _columns),
+    "rows": Entries(TypeSwitch({list: Any_(), dict: Any_()}, "an array or a table of results"),
+                    least=1, empty="a table needs at least one row"),
+    "clamp": Key(_Clamp(), False),
+})
+#: charts.toml.
+CHARTS_FILE = Table({
+    "terrain_costs": Key(Entries(_MP(True)), {}),
+    "movement": Key(Entries(_MP(False)), {}),
+    "tables": Key(Entries(_RESULT_TABLE), {}),
+    "values": Key(VALUES, {}),
+})
+
+
+def _result_table(src: DataFile, tname: str, spec: dict[str, Any]) -> ResultTable:
+    """``[tables.<tname>]``: its rows, each a result for every column."""
+    key = f"tables.{tname}"
+    columns, clamp = tuple(spec["columns"]), spec["clamp"]
+    rows: dict[str, tuple[str, ...]] = {}
+    for rk, cells in spec["rows"].items():
+        rkey = f"{key}.rows.{rk}"
+        if clamp and not re.fullmatch(r"-?[0-9]+", rk):
+            raise src.error(rkey, f"row {rk!r} is not an integer, but the table clamps rolls")
+        if isinstance(cells, list):
+            if len(cells) != len(columns):
+                missing = columns[len(cells):]
+                what = f"missing column {missing[0]!r}" if missing else f"{len(cells) - len(columns)} extra"
+                raise src.error(rkey, f"{len(cells)} results for {len(columns)} columns ({what})")
+            row = tuple(Array(Str()).read(cells, rkey, src.error))
+        else:
+            for c in columns:
+                if c not in cells:
+                    raise src.error(rkey, f"missing column {c!r}")
+            for c in cells:
+                if c not in columns:
+                    raise src.error(f"{rkey}.{c}", f"unknown column {c!r} (columns: {', '.join(columns)})")
+            row = tuple(Str().read(cells[c], f"{rkey}.{c}", src.error) for c in columns)
+        rows[rk] = row
+    return ResultTable(tname, spec.get("title", tname), spec["dice"], columns, _frozen(rows), clamp)
 
 
 # --------------------------------------------------------------------------- the data set

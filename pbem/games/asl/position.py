@@ -45,6 +45,7 @@ from pbem.engine.paths import cheapest_path, format_mp, half_mp
 from pbem.errors import InputError
 from pbem.games.asl.board import BoardConfig
 from pbem.games.asl.data import AslData, counter_id
+from pbem.util.schema import Any_, Bool, Convert, Entries, Key, Refusal, Str, Table
 
 UNIT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,31}$")
 MMC_TYPE = re.compile(r"^\d+-\d+-\d+$")
@@ -79,13 +80,20 @@ UNIT_KEYS = ("id", "type", "hex", "markers", "dare_death", "squad", "kind", "can
 
 def marker(text: str, where: str) -> str:
     """A marker's canonical name: ``"Prep Fire"`` -> ``"prep-fire"``."""
+    try:
+        return _marker(text)
+    except Refusal as err:
+        raise InputError(f"{where}: {err.what}", field="markers") from None
+
+
+def _marker(text: Any) -> str:
     if not isinstance(text, str):
-        raise InputError(f"{where}: marker {text!r} is not a string", field="markers")
+        raise Refusal(f"marker {text!r} is not a string")
     key = re.sub(r"[\s_]+", "", text.strip().lower())
     for name, aliases in MARKERS.items():
         if key in (name.replace("-", ""), name, *aliases):
             return name
-    raise InputError(f"{where}: unknown marker {text!r} (known: {', '.join(MARKERS)})", field="markers")
+    raise Refusal(f"unknown marker {text!r} (known: {', '.join(MARKERS)})")
 
 
 @dataclass(frozen=True)
@@ -206,25 +214,121 @@ class Position:
 # --------------------------------------------------------------------------- parsing
 
 
-def _str(value: Any, where: str, name: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise InputError(f"{where}: {name} must be a non-empty string, got {value!r}", field=name)
-    return value.strip()
+def _fail(path: str, what: str, needle: str | None = None) -> InputError:
+    """A refusal of the position at ``path`` (``unit A.enemy``), worded the way
+    orders are: ``position: unit A: enemy must be true or false, got ...``."""
+    where, _, name = path.rpartition(".") if not path.endswith("]") else ("", "", path)
+    if not where and name.startswith("unit "):
+        where, name = name, ""
+    if what.startswith("missing key "):
+        name = what.removeprefix("missing key ").strip("'")
+    elif what.startswith("expected ") and name:
+        what = f"{name} must be {what.removeprefix('expected ')}"
+    elif name and not what.startswith(("unknown ", "missing ")):
+        what = f"{name}: {what}"
+    return InputError(f"position: {where}: {what}" if where else f"position: {what}", field=name or None)
 
 
-def _bool(value: Any, where: str, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise InputError(f"{where}: {name} must be true or false, got {value!r}", field=name)
-    return value
+def _half_mf(value: Any) -> int:
+    return half_mp(value.strip() if isinstance(value, str) else value)
 
 
-def _mf(value: Any, where: str, name: str) -> int:
-    if isinstance(value, str):
-        value = value.strip()
-    try:
-        return half_mp(value)
-    except InputError as err:
-        raise InputError(f"{where}: {name}: {err}", field=name) from None
+_NONEMPTY = Str(nonempty=True, strip=True)
+_MF = Convert(Any_(), _half_mf)
+_POSITION = Table({
+    "boards": Key(Any_()), "nationality": Key(_NONEMPTY, "chinese"), "phase": Key(_NONEMPTY, "MPh"),
+    "unit": Key(Any_(), []), "los": Key(Any_(), []), "no_los": Key(Any_(), []), "mf": Key(Any_(), []),
+    "entry_cost": Key(Any_(), {}), "berserk": Key(Any_()), "human_wave": Key(Any_()),
+}, unknown=lambda names, allowed: f"unknown key(s) {', '.join(sorted(names))} (known: {', '.join(allowed)})")
+#: A ``[[unit]]`` before its id is known (named by its number).
+_UNIT_ID = Table({"id": _NONEMPTY, **{k: Key(Any_()) for k in UNIT_KEYS if k != "id"}}, unknown_first=True,
+                 unknown=lambda names, allowed: f"unknown field(s) {', '.join(sorted(names))} (known: {', '.join(allowed)})")
+
+
+def _pp(pp: Any) -> int:
+    if not isinstance(pp, int) or isinstance(pp, bool) or pp < 0:
+        raise Refusal(f"must be a whole number of PP, got {pp!r}")
+    return pp
+
+
+def _weapons(value: Any, path: str) -> tuple[Weapon, ...]:
+    where = f"position: {path}"
+    if not isinstance(value, list):
+        raise InputError(f"{where}: sw must be a list like [{{ name = \"MMG\", pp = 4 }}]", field="sw")
+    weapons = []
+    for j, w in enumerate(value):
+        if not isinstance(w, dict) or set(w) - {"name", "pp", "gun"} or "name" not in w or "pp" not in w:
+            raise InputError(f"{where}: sw[{j}] must be {{ name = \"MMG\", pp = 4 }} (gun = true for a Gun)", field="sw")
+        try:
+            pp = _pp(w["pp"])
+        except Refusal as err:
+            raise InputError(f"{where}: sw[{j}].pp {err.what}", field="sw") from None
+        name = _NONEMPTY.read(w["name"], f"{path}.sw name", _fail)
+        weapons.append(Weapon(name, pp, Bool().read(w.get("gun", False), f"{path}.gun", _fail)))
+    return tuple(weapons)
+
+
+def _kind_of(kind: Any, type_: str, enemy: bool, nationality: Any, where: str) -> str:
+    """The unit's kind: as stated, else the chart's, else what the counter ID shows."""
+    if kind is not None:
+        if kind not in UNIT_KINDS:
+            raise InputError(f"{where}: kind {kind!r} is not one of {', '.join(UNIT_KINDS)}", field="kind")
+        return str(kind)
+    chart = None if enemy else nationality.counter(type_)
+    if chart is not None:
+        return str(chart.kind)
+    if LEADER_TYPE.match(type_):
+        return "leader"
+    if enemy:
+        return "squad" if MMC_TYPE.match(type_) else "other"
+    kinds = " | ".join(f'"{k}"' for k in UNIT_KINDS)
+    raise InputError(f"{where}: {type_!r} is not on the {nationality.name} chart; say what it is with kind = {kinds}",
+                     field="kind")
+
+
+def _unit(spec: Any, i: int, ids: set[str], board: BoardConfig, nationality: Any,
+          allow_dare_death: bool) -> tuple[Unit, dict[str, Any]]:
+    """``[[unit]]`` number ``i``, and its canonical record."""
+    if not isinstance(spec, Mapping):
+        raise InputError(f"position: unit {i + 1}: must be a table", field="unit")
+    uid = _UNIT_ID.read(dict(spec), f"unit {i + 1}", _fail)["id"]
+    if not UNIT_ID.match(uid):
+        raise InputError(f"position: unit {i + 1}: id {uid!r} must be 1-32 letters, digits, '_', '.', '+' or '-'",
+                         field="id")
+    if uid in ids:
+        raise InputError(f"position: unit {i + 1}: unit id {uid!r} is used twice", field="id")
+    ids.add(uid)
+    path = f"unit {uid}"
+    where = f"position: {path}"
+    type_ = counter_id(_NONEMPTY.read(spec.get("type"), f"{path}.type", _fail))
+    enemy = Bool().read(spec.get("enemy", False), f"{path}.enemy", _fail)
+    kind = _kind_of(spec.get("kind"), type_, enemy, nationality, where)
+    h = Convert(Any_(), board.parse).read(spec.get("hex"), f"{path}.hex", _fail)
+    markers = spec.get("markers", [])
+    if not isinstance(markers, list):
+        raise InputError(f"{where}: markers must be a list like [\"Prep Fire\"]", field="markers")
+    marks = frozenset(marker(m, where) for m in markers)
+    dd = spec.get("dare_death")
+    if dd is not None and not allow_dare_death:
+        raise InputError(f"{where}: dare_death is not part of a position in a game -- the sealed designation decides (8.5.2)",
+                         field="dare_death")
+    flags = Table({"dare_death": Key(Bool()), "known": Key(Bool(), "concealed" not in marks and "hip" not in marks),
+                   "can_move": Key(Bool(), True), "squad": Key(_NONEMPTY, uid)},
+                  others=Any_()).read({k: v for k, v in spec.items() if v is not None or k != "dare_death"}, path, _fail)
+    weapons = _weapons(spec.get("sw", []), path)
+    unit = Unit(uid, type_, kind, h, board.label(h), enemy, marks, flags["can_move"], flags["known"],
+                flags["dare_death"], flags["squad"], weapons)
+    item: dict[str, Any] = {"id": uid, "type": type_, "kind": kind, "hex": unit.at}
+    for name, value, shown in (("enemy", True, enemy), ("markers", sorted(marks), bool(marks)),
+                               ("can_move", False, not unit.can_move_asserted),
+                               ("known", unit.known, unit.known != ("concealed" not in marks and "hip" not in marks)),
+                               ("dare_death", unit.dare_death, unit.dare_death is not None),
+                               ("squad", unit.squad, unit.squad != uid),
+                               ("sw", [{"name": w.name, "pp": w.pp, **({"gun": True} if w.gun else {})} for w in weapons],
+                                bool(weapons))):
+        if shown:
+            item[name] = value
+    return unit, item
 
 
 def _hex(board: BoardConfig, value: Any, where: str, name: str) -> Hex:
@@ -245,6 +349,38 @@ def _pairs(board: BoardConfig, value: Any, name: str) -> tuple[frozenset[frozens
         pairs.add(frozenset((a, b)))
         raw.append([board.label(a), board.label(b)])
     return frozenset(pairs), sorted(raw)
+
+
+def _mf_facts(board: BoardConfig, specs: Any) -> tuple[dict[tuple[Hex, Hex], int], list[dict[str, str]]]:
+    """``mf``: the MF stated between two hexes."""
+    if not isinstance(specs, list):
+        raise InputError("position: mf must be a list like [{ from = \"Z0\", to = \"X2\", mf = 3 }]", field="mf")
+    mf: dict[tuple[Hex, Hex], int] = {}
+    raw = []
+    hex_ = Convert(Any_(), board.parse)
+    for i, spec in enumerate(specs):
+        if not isinstance(spec, Mapping) or set(spec) != {"from", "to", "mf"}:
+            raise InputError(f"position: mf[{i}]: must be {{ from = \"Z0\", to = \"X2\", mf = 3 }}", field="mf")
+        fact = Table({"from": hex_, "to": hex_, "mf": _MF}).read(dict(spec), f"mf[{i}]", _fail)
+        mf[(fact["from"], fact["to"])] = fact["mf"]
+        raw.append({"from": board.label(fact["from"]), "to": board.label(fact["to"]),
+                    "mf": format_mp(fact["mf"], unit=False)})
+    return mf, sorted(raw, key=lambda m: (m["from"], m["to"]))
+
+
+def _entry_costs(board: BoardConfig, spec: Any) -> tuple[dict[Hex, int], int | None, dict[str, str]]:
+    """``[entry_cost]``: the MF to enter a hex, and the default for the others."""
+    if not isinstance(spec, Mapping):
+        raise InputError("position: entry_cost must be a table of hex = MF", field="entry_cost")
+    def hex_or_default(key: str) -> None:
+        if key != "default":
+            board.parse(key)
+
+    read = Entries(_MF, name=hex_or_default).read(dict(spec), "entry_cost", _fail)
+    default = read.pop("default", None)
+    costs = {board.parse(key): cost for key, cost in read.items()}
+    raw = {board.label(h): format_mp(cost, unit=False) for h, cost in costs.items()}
+    return costs, default, ({"default": format_mp(default, unit=False)} if default is not None else {}) | raw
 
 
 def _check_dare_death(units: Iterable[Unit], nationality: Any) -> None:
@@ -277,135 +413,30 @@ def parse_position(doc: Mapping[str, Any], data: AslData, *, allow_dare_death: b
     """Read a position (syntax and references; the rules are the checks')."""
     if not isinstance(doc, Mapping):
         raise InputError("position: must be a table", field="position")
-    unknown = sorted(set(doc) - set(POSITION_KEYS))
-    if unknown:
-        raise InputError(f"position: unknown key(s) {', '.join(unknown)} (known: {', '.join(POSITION_KEYS)})", field=unknown[0])
+    top = _POSITION.read(dict(doc), "", _fail)
     if not allow_dare_death and ({"berserk", "human_wave"} & set(doc)):
         raise InputError("position: in a game, declare Berserk and Human Wave with berserk and human-wave orders",
                          field="berserk" if "berserk" in doc else "human_wave")
-    board = BoardConfig.from_value(doc.get("boards"))
-    nationality = data.nationality(_str(doc.get("nationality", "chinese"), "position", "nationality"))
-    phase = _str(doc.get("phase", "MPh"), "position", "phase")
-    raw: dict[str, Any] = {"boards": board.to_json(), "nationality": nationality.id, "phase": phase}
-    units, raw_units, ids = [], [], set()
-    specs = doc.get("unit", [])
+    board = BoardConfig.from_value(top["boards"])
+    nationality = data.nationality(top["nationality"])
+    specs = top["unit"]
     if not isinstance(specs, list) or not specs:
         raise InputError("position: describe the units as [[unit]] tables", field="unit")
-    for i, spec in enumerate(specs):
-        where = f"position: unit {i + 1}"
-        if not isinstance(spec, Mapping):
-            raise InputError(f"{where}: must be a table", field="unit")
-        extra = sorted(set(spec) - set(UNIT_KEYS))
-        if extra:
-            raise InputError(f"{where}: unknown field(s) {', '.join(extra)} (known: {', '.join(UNIT_KEYS)})", field=extra[0])
-        uid = _str(spec.get("id"), where, "id")
-        if not UNIT_ID.match(uid):
-            raise InputError(f"{where}: id {uid!r} must be 1-32 letters, digits, '_', '.', '+' or '-'", field="id")
-        if uid in ids:
-            raise InputError(f"{where}: unit id {uid!r} is used twice", field="id")
-        ids.add(uid)
-        where = f"position: unit {uid}"
-        type_ = counter_id(_str(spec.get("type"), where, "type"))
-        enemy = _bool(spec.get("enemy", False), where, "enemy")
-        kind = spec.get("kind")
-        if kind is not None:
-            if kind not in UNIT_KINDS:
-                raise InputError(f"{where}: kind {kind!r} is not one of {', '.join(UNIT_KINDS)}", field="kind")
-        else:
-            chart = None if enemy else nationality.counter(type_)
-            if chart is not None:
-                kind = chart.kind
-            elif LEADER_TYPE.match(type_):
-                kind = "leader"
-            elif enemy:
-                kind = "squad" if MMC_TYPE.match(type_) else "other"
-            else:
-                kinds = " | ".join(f'"{k}"' for k in UNIT_KINDS)
-                raise InputError(
-                    f"{where}: {type_!r} is not on the {nationality.name} chart; say what it is with kind = {kinds}",
-                    field="kind")
-        h = _hex(board, spec.get("hex"), where, "hex")
-        markers = spec.get("markers", [])
-        if not isinstance(markers, list):
-            raise InputError(f"{where}: markers must be a list like [\"Prep Fire\"]", field="markers")
-        marks = frozenset(marker(m, where) for m in markers)
-        dd = spec.get("dare_death")
-        if dd is not None:
-            if not allow_dare_death:
-                raise InputError(
-                    f"{where}: dare_death is not part of a position in a game -- the sealed designation decides (8.5.2)",
-                    field="dare_death")
-            dd = _bool(dd, where, "dare_death")
-        known_default = "concealed" not in marks and "hip" not in marks
-        known = _bool(spec.get("known", known_default), where, "known")
-        can_move = _bool(spec.get("can_move", True), where, "can_move")
-        squad = _str(spec.get("squad", uid), where, "squad")
-        sw_specs = spec.get("sw", [])
-        if not isinstance(sw_specs, list):
-            raise InputError(f"{where}: sw must be a list like [{{ name = \"MMG\", pp = 4 }}]", field="sw")
-        weapons = []
-        for j, w in enumerate(sw_specs):
-            if not isinstance(w, Mapping) or set(w) - {"name", "pp", "gun"} or "name" not in w or "pp" not in w:
-                raise InputError(f"{where}: sw[{j}] must be {{ name = \"MMG\", pp = 4 }} (gun = true for a Gun)", field="sw")
-            pp = w["pp"]
-            if not isinstance(pp, int) or isinstance(pp, bool) or pp < 0:
-                raise InputError(f"{where}: sw[{j}].pp must be a whole number of PP, got {pp!r}", field="sw")
-            weapons.append(Weapon(_str(w["name"], where, "sw name"), pp, _bool(w.get("gun", False), where, "gun")))
-        unit = Unit(uid, type_, kind, h, board.label(h), enemy, marks, can_move, known, dd, squad, tuple(weapons))
-        units.append(unit)
-        item: dict[str, Any] = {"id": uid, "type": type_, "kind": kind, "hex": unit.at}
-        if enemy:
-            item["enemy"] = True
-        if marks:
-            item["markers"] = sorted(marks)
-        if not can_move:
-            item["can_move"] = False
-        if known != known_default:
-            item["known"] = known
-        if dd is not None:
-            item["dare_death"] = dd
-        if squad != uid:
-            item["squad"] = squad
-        if weapons:
-            item["sw"] = [{"name": w.name, "pp": w.pp, **({"gun": True} if w.gun else {})} for w in weapons]
-        raw_units.append(item)
-    raw["unit"] = raw_units
+    ids: set[str] = set()
+    units, raw_units = zip(*(_unit(spec, i, ids, board, nationality, allow_dare_death) for i, spec in enumerate(specs)),
+                           strict=True)
     _check_dare_death(units, nationality)
-    los, raw["los"] = _pairs(board, doc.get("los", []), "los")
-    no_los, raw["no_los"] = _pairs(board, doc.get("no_los", []), "no_los")
+    raw: dict[str, Any] = {"boards": board.to_json(), "nationality": nationality.id, "phase": top["phase"],
+                           "unit": list(raw_units)}
+    los, raw["los"] = _pairs(board, top["los"], "los")
+    no_los, raw["no_los"] = _pairs(board, top["no_los"], "no_los")
     both = los & no_los
     if both:
         shown = "-".join(sorted(board.label(h) for h in next(iter(both))))
         raise InputError(f"position: {shown} is listed under both los and no_los", field="los")
-    mf: dict[tuple[Hex, Hex], int] = {}
-    raw_mf = []
-    mf_specs = doc.get("mf", [])
-    if not isinstance(mf_specs, list):
-        raise InputError("position: mf must be a list like [{ from = \"Z0\", to = \"X2\", mf = 3 }]", field="mf")
-    for i, spec in enumerate(mf_specs):
-        where = f"position: mf[{i}]"
-        if not isinstance(spec, Mapping) or set(spec) != {"from", "to", "mf"}:
-            raise InputError(f"{where}: must be {{ from = \"Z0\", to = \"X2\", mf = 3 }}", field="mf")
-        a, b = _hex(board, spec["from"], where, "from"), _hex(board, spec["to"], where, "to")
-        mf[(a, b)] = _mf(spec["mf"], where, "mf")
-        raw_mf.append({"from": board.label(a), "to": board.label(b), "mf": format_mp(mf[(a, b)], unit=False)})
-    raw["mf"] = sorted(raw_mf, key=lambda m: (m["from"], m["to"]))
-    costs: dict[Hex, int] = {}
-    default = None
-    cost_spec = doc.get("entry_cost", {})
-    if not isinstance(cost_spec, Mapping):
-        raise InputError("position: entry_cost must be a table of hex = MF", field="entry_cost")
-    raw_costs: dict[str, str] = {}
-    for key, value in cost_spec.items():
-        if key == "default":
-            default = _mf(value, "position: entry_cost", "default")
-            raw_costs["default"] = format_mp(default, unit=False)
-            continue
-        h = _hex(board, key, "position: entry_cost", "entry_cost")
-        costs[h] = _mf(value, "position: entry_cost", key)
-        raw_costs[board.label(h)] = format_mp(costs[h], unit=False)
-    raw["entry_cost"] = raw_costs
-    return Position(board, nationality.id, phase, tuple(units), los, no_los, mf, costs, default, raw)
+    mf, raw["mf"] = _mf_facts(board, top["mf"])
+    costs, default, raw["entry_cost"] = _entry_costs(board, top["entry_cost"])
+    return Position(board, nationality.id, top["phase"], tuple(units), los, no_los, mf, costs, default, raw)
 
 
 def unit_ids(value: Any, where: str, name: str = "units") -> tuple[str, ...]:

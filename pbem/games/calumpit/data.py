@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 from pbem.engine.datafiles import data_files
 from pbem.engine.mapdata import DataFile  # one reader for every game's data: errors name file, line and key
+from pbem.util.schema import OMIT, Any_, Array, Bool, Check, Convert, Entries, Int, Key, Number, Shape, Str, Table, TypeSwitch
 
 DATA = Path(__file__).parent / "data"
 FILES = ("cards.toml", "tables.toml", "attack.toml", "scenario.toml")
@@ -160,6 +161,123 @@ def _frozen(value: Any) -> Any:
     return value
 
 
+def _one_of(*choices: str) -> Shape[str]:
+    words = ", ".join(f'"{c}"' for c in choices[:-1]) + f" or \"{choices[-1]}\""
+    return Check(Str(), lambda value: None if value in choices else f"expected {words}, got {value!r}")
+
+
+def _faces_of(sides: int) -> Array[int]:
+    return Array(Check(Int(), lambda f: None if 1 <= f <= sides else f"{f!r} is not a face of a d{sides}"))
+
+
+def _effect_kind(kind: Any) -> str | None:
+    return None if kind in EFFECT_KEYS else f"kind {kind!r} is not one of {', '.join(EFFECT_KEYS)}"
+
+
+def _effect_table(kind: str, required: tuple[str, ...], optional: tuple[str, ...]) -> Table:
+    """An event card's effect of ``kind``: the shape of each of its keys."""
+    dice = Convert(Str(), DiceSpec.parse)
+    words = {"units": _one_of("tank", "infantry", "all"), "set": _one_of("out", "toggle"),
+             "deck": _one_of("red", "black"), "side": _one_of(*SIDES)}
+    shapes: dict[str, Shape[Any]] = {
+        **{name: dice for name in ("direction", "distance", "extent", "bombs")},
+        "rounds": TypeSwitch({int: Int(), str: dice}, "a number of rounds or dice like \"d10\""),
+        **{name: Int() for name in ("turns", "radius", "passes", "roadside_inches", "missions", "turns_per_call",
+                                    "delay", "available_turns", "count", "disable_hits", "explode_on", "modifier")},
+        "road_hits": _faces_of(6), "roadside_hits": _faces_of(6),
+        "kinds": Array(Str(nonempty=True), least=1, complaint="kinds must be a list of unit kinds like [\"infantry\", \"hq\"]"),
+        **(words if kind in ("withdraw", "phones", "may-draw") else {}),
+    }
+    return Table({"kind": Any_(), **{name: shapes.get(name, Any_()) for name in required},
+                  **{name: Key(shapes.get(name, Any_()), OMIT) for name in optional}})
+
+
+_INT = Int()
+_NUMBERS = Entries(_INT)
+_LOOSE = Any_()
+EFFECT_TABLES = {kind: _effect_table(kind, *keys) for kind, keys in EFFECT_KEYS.items()}
+#: cards.toml.
+_UNIT_FIELDS: dict[str, Shape[Any]] = {
+    "name": Str(), "side": Str(), "nationality": Str(), "kind": Str(), "prefix": Str(), "figures": Int(),
+    "ammo_type": Str(), "guns": Int(), "officer": Bool(), "target": Str(),
+}
+
+
+def _unit_fields(*names: str, optional: tuple[str, ...] = ()) -> dict[str, Key[Any] | Shape[Any]]:
+    return {name: Key(_UNIT_FIELDS[name], OMIT) if name in optional else _UNIT_FIELDS[name] for name in names}
+
+
+_ROLLS = Array(_LOOSE)
+#: attack.toml.
+ATTACK_FILE = Table({
+    "jagt": Table({"sides": Int(low=1), "rows": Array(Table({
+        "rolls": _ROLLS,
+        "jat_rolls": Check(Int(), lambda n: None if 1 <= n <= 4 else "the JAT has four roll-number columns: 1-4"),
+    }, others=_LOOSE))}, others=_LOOSE),
+    "jat": Table({"sides": Int(low=1), "order": Array(Str()), "units": Entries(Table({
+        "columns": Array(_LOOSE, length=4, complaint="one range (or \"\") for each of the four roll numbers"),
+        **_unit_fields("name", "kind", "prefix", "figures", "ammo_type", "guns", "officer", "target",
+                       optional=("ammo_type", "guns", "officer", "target")),
+    }))}, others=_LOOSE),
+    "force_pool": Table({}, others=_LOOSE),
+    "entry": Table({"sides": Int(low=1), "roads": Array(Table({"rolls": _ROLLS, "road": Str()}, others=_LOOSE))},
+                   others=_LOOSE),
+    "breakoff": _LOOSE,
+})
+#: scenario.toml.
+SCENARIO_FILE = Table({
+    "provenance": Key(_LOOSE),
+    "american": Array(Table({"id": Str(), **_unit_fields("name", "nationality", "kind", "figures", "ammo_type", "guns",
+                                                          "officer", optional=("name", "ammo_type", "guns", "officer"))})),
+    "event_units": Entries(Table(_unit_fields("name", "side", "nationality", "kind", "prefix", "figures", "ammo_type",
+                                              "guns", "officer", optional=("ammo_type", "guns", "officer")))),
+    "bridges": Entries(Table({"name": Str(), "axis": Array(Number(), length=2, complaint="expected [x, y]"),
+                              "half_length": Number(low=0), "half_width": Number(low=0)})),
+})
+CARDS_FILE = Table({
+    "decks": Table({"red": Array(_LOOSE), "black": Array(_LOOSE)}),
+    "cards": Entries(Table({"suit": Str(), "rank": Str(), "deck": Key(Str(), OMIT), "text": Str(),
+                            "effects": Key(Array(_LOOSE), []), "note": Key(Str(), "")})),
+})
+#: tables.toml: the keys every table holds that the rules read (a table may hold more, e.g. its provenance).
+TABLES_FILE = Table({
+    "event_check": Table({"dice": Int(low=1), "sides": Int(low=1), "black": Array(_INT), "both": Array(_INT),
+                          "red_on_doubles": Key(Bool())}),
+    "movement": Table({
+        "terrains": Array(Str()), "half": Key(Array(Str()), []),
+        "kinds": Entries(Table({"dice": Int(low=1), "sides": Int(low=1), "plus": _INT,
+                                "prohibited": Key(Array(Str()), [])})),
+    }, others=_LOOSE),
+    "direct_fire": Table({
+        "figures_per_die": Table({nat: Int(low=1) for nat in NATIONALITIES},
+                                 missing=lambda nat: f"missing nationality {nat!r}", others=_LOOSE),
+        "weapons": Entries(Table({"range_modifier": Key(_INT, OMIT), "divisor": Key(Int(low=1), OMIT),
+                                  "shots": _one_of("figures", "area", "one"), "area_shots": Key(Entries(_INT), OMIT),
+                                  "fixed": Key(_INT, OMIT)})),
+    }, others=_LOOSE),
+    "terrain": Entries(Table({"tdf": Check(Int(), lambda tdf: None if 0 <= tdf <= 6 else "a terrain defense factor is 0-6"),
+                              "morale": _INT})),
+    "indirect_fire": Table({"weapons": Entries(Table({"rounds": _INT, "radius": _INT, "misfire": Key(_faces_of(6), [])}))},
+                           others=_LOOSE),
+    "bursts": Entries(Table({"kill_faces": _faces_of(6), "save_terrain": Key(Str(), "open"), "radius": Key(_INT, OMIT)})),
+    "ammo": _NUMBERS,
+    "tank_fire": Table({
+        "columns": Array(_INT),
+        "guns": Entries(Table({"name": Str(), "chances": Array(_INT), "modifier": _INT})),
+        "targets": Entries(Table({"name": Str(), "crew": _INT, "armour": _INT, "effects": Key(Bool(), OMIT)})),
+    }, others=_LOOSE),
+    "grenades": Table({}, others=_LOOSE),
+    "hand_to_hand": Table({"escalate": Entries(Str())}, others=_LOOSE),
+    "morale": Table({
+        "failed": Table({nat: Array(Str(), length=6, complaint="needs one result for each face of the D6 (6)")
+                         for nat in NATIONALITIES}),
+        "results": Entries(Str()),
+    }, others=_LOOSE),
+    "spotting": Table({}, others=_LOOSE),
+    "demolition": Table({}, others=_LOOSE),
+})
+
+
 class CalumpitData:
     """Everything the Calumpit rules read, from a data directory (with
     ``override``'s same-named files replacing the shipped ones)."""
@@ -187,26 +305,21 @@ class CalumpitData:
     # ------------------------------------------------------------------ cards
 
     def _cards(self, src: DataFile, doc: dict[str, Any]) -> tuple[dict[str, Card], dict[str, tuple[str, ...]]]:
-        src.keys(doc, "", ("decks", "cards"), ("decks", "cards"))
-        decks_doc = src.table(doc["decks"], "decks")
-        src.keys(decks_doc, "decks", ("red", "black"), ("red", "black"))
+        read = CARDS_FILE.read(doc, "", src.error)
         suit_deck: dict[str, str] = {}
         for deck in ("red", "black"):
-            for suit in src.array(decks_doc[deck], f"decks.{deck}"):
+            for suit in read["decks"][deck]:
                 if suit not in SUITS or suit in suit_deck:
                     raise src.error(f"decks.{deck}", f"{suit!r} is not one of {', '.join(SUITS)} (each once)")
                 suit_deck[suit] = deck
         if len(suit_deck) != 4:
             raise src.error("decks", "the four suits must be divided between the red and the black deck")
         cards: dict[str, Card] = {}
-        for cid, spec in src.table(doc["cards"], "cards").items():
+        for cid, spec in read["cards"].items():
             key = f"cards.{cid}"
-            spec = src.table(spec, key)
-            src.keys(spec, key, ("suit", "rank", "deck", "text", "effects", "note"), ("suit", "rank", "text"))
-            suit = src.string(spec["suit"], f"{key}.suit")
-            rank = src.string(spec["rank"], f"{key}.rank")
+            suit, rank = spec["suit"], spec["rank"]
             if suit == "joker":
-                deck = src.string(spec.get("deck", ""), f"{key}.deck")
+                deck = spec.get("deck", "")
                 if deck not in ("red", "black"):
                     raise src.error(f"{key}.deck", "a Joker needs deck = \"red\" or \"black\"")
                 expected = "J" + deck[0].upper()
@@ -219,11 +332,8 @@ class CalumpitData:
                 expected = suit[0].upper() + RANK_IDS.get(rank, rank)
             if cid != expected:
                 raise src.error(key, f"the {rank} of {suit} must be named {expected!r}")
-            effects = []
-            for i, effect in enumerate(src.array(spec.get("effects", []), f"{key}.effects")):
-                effects.append(self._effect(src, effect, f"{key}.effects[{i}]"))
-            cards[cid] = Card(cid, suit, rank, deck, src.string(spec["text"], f"{key}.text"), tuple(effects),
-                              src.string(spec.get("note", ""), f"{key}.note"))
+            effects = tuple(self._effect(src, effect, f"{key}.effects[{i}]") for i, effect in enumerate(spec["effects"]))
+            cards[cid] = Card(cid, suit, rank, deck, spec["text"], effects, spec["note"])
         if len(cards) != 54:
             raise src.error("cards", f"the event deck has 52 cards and 2 Jokers, this file has {len(cards)} cards")
         decks = {deck: tuple(c.id for c in cards.values() if c.deck == deck) for deck in ("red", "black")}
@@ -233,161 +343,90 @@ class CalumpitData:
         return cards, decks
 
     def _effect(self, src: DataFile, effect: Any, key: str) -> Mapping[str, Any]:
-        effect = src.table(effect, key)
-        kind = effect.get("kind")
-        if kind not in EFFECT_KEYS:
-            raise src.error(key, f"kind {kind!r} is not one of {', '.join(EFFECT_KEYS)}")
-        required, optional = EFFECT_KEYS[kind]
-        src.keys(effect, key, ("kind",) + required + optional, required)
-        for name in ("direction", "distance", "extent", "bombs"):
-            if name in effect:
-                _dice(src, effect[name], f"{key}.{name}")
-        if "rounds" in effect and not isinstance(effect["rounds"], int):
-            _dice(src, effect["rounds"], f"{key}.rounds")
-        for name in ("turns", "radius", "passes", "roadside_inches", "missions", "turns_per_call", "delay",
-                     "available_turns", "count", "disable_hits", "explode_on", "modifier"):
-            if name in effect:
-                src.integer(effect[name], f"{key}.{name}")
-        for name in ("road_hits", "roadside_hits"):
-            if name in effect:
-                _faces(src, effect[name], f"{key}.{name}", 6)
-        if "bridge" in effect and effect["bridge"] not in self.bridges:
-            raise src.error(f"{key}.bridge", f"{effect['bridge']!r} is not a bridge of scenario.toml ({', '.join(self.bridges)})")
-        if kind == "arrival" and effect["unit"] not in self.event_units:
-            raise src.error(f"{key}.unit", f"{effect['unit']!r} is not one of scenario.toml's [event_units]")
-        if kind == "withdraw" and effect["units"] not in ("tank", "infantry", "all"):
-            raise src.error(f"{key}.units", "units must be \"tank\", \"infantry\" or \"all\"")
-        if kind == "phones" and effect["set"] not in ("out", "toggle"):
-            raise src.error(f"{key}.set", "set must be \"out\" or \"toggle\"")
-        if kind == "may-draw" and effect["deck"] not in ("red", "black"):
-            raise src.error(f"{key}.deck", "deck must be \"red\" or \"black\"")
-        if kind == "may-draw" and effect.get("side", "american") not in SIDES:
-            raise src.error(f"{key}.side", f"side must be one of {', '.join(SIDES)}")
+        effect = Table({"kind": Check(Any_(), _effect_kind)}, others=_LOOSE).read(effect, key, src.error)
+        kind = effect["kind"]
+        EFFECT_TABLES[kind].read(effect, key, src.error)
+        american = {uid for uid, _ in self.american}
+        for name, known, what in (("bridge", self.bridges, f"is not a bridge of scenario.toml ({', '.join(self.bridges)})"),
+                                  ("unit", self.event_units if kind == "arrival" else american,
+                                   "is not one of scenario.toml's [event_units]" if kind == "arrival" else
+                                   "is not a unit of scenario.toml's [[american]]")):
+            if name in effect and effect[name] not in known:
+                raise src.error(f"{key}.{name}", f"{effect[name]!r} {what}")
         if kind == "spotter" and isinstance(effect["rounds"], int):
             raise src.error(f"{key}.rounds", "a spotter's rounds are dice like \"d10\"")
-        if kind == "sniper" and "unit" in effect and effect["unit"] not in {uid for uid, _ in self.american}:
-            raise src.error(f"{key}.unit", f"{effect['unit']!r} is not a unit of scenario.toml's [[american]]")
-        if kind == "withdraw" and "kinds" in effect:
-            kinds = src.array(effect["kinds"], f"{key}.kinds")
-            if not kinds or not all(isinstance(k, str) and k for k in kinds):
-                raise src.error(f"{key}.kinds", "kinds must be a list of unit kinds like [\"infantry\", \"hq\"]")
         return _frozen(effect)
 
     # ------------------------------------------------------------------ tables
 
     def _check_tables(self, src: DataFile, doc: dict[str, Any]) -> None:
-        need = ("event_check", "movement", "direct_fire", "terrain", "indirect_fire", "bursts", "ammo", "tank_fire",
-                "grenades", "hand_to_hand", "morale", "spotting", "demolition")
-        src.keys(doc, "", need, need)
-        ec = src.table(doc["event_check"], "event_check")
-        src.keys(ec, "event_check", ("dice", "sides", "black", "both", "red_on_doubles"), ("dice", "sides", "black", "both"))
+        read = TABLES_FILE.read(doc, "", src.error)
+        ec = read["event_check"]
         for name in ("black", "both"):
-            for total in src.array(ec[name], f"event_check.{name}"):
-                if not isinstance(total, int) or not ec["dice"] <= total <= ec["dice"] * ec["sides"]:
+            for total in ec[name]:
+                if not ec["dice"] <= total <= ec["dice"] * ec["sides"]:
                     raise src.error(f"event_check.{name}", f"{total!r} is not a total of {ec['dice']}d{ec['sides']}")
-        mv = src.table(doc["movement"], "movement")
-        terrains = src.array(mv.get("terrains"), "movement.terrains")
-        for kind, spec in src.table(mv.get("kinds"), "movement.kinds").items():
-            where = f"movement.kinds.{kind}"
-            src.keys(spec, where, ("dice", "sides", "plus", "prohibited"), ("dice", "sides", "plus"))
-            for t in spec.get("prohibited", []):
-                if t not in terrains:
-                    raise src.error(f"{where}.prohibited", f"{t!r} is not one of movement.terrains")
-        for t in mv.get("half", []):
-            if t not in terrains:
-                raise src.error("movement.half", f"{t!r} is not one of movement.terrains")
-        df = src.table(doc["direct_fire"], "direct_fire")
-        for nat in NATIONALITIES:
-            if nat not in df.get("figures_per_die", {}):
-                raise src.error("direct_fire.figures_per_die", f"missing nationality {nat!r}")
-        for weapon, spec in src.table(df.get("weapons"), "direct_fire.weapons").items():
+        mv = read["movement"]
+        for where, listed in [(f"movement.kinds.{kind}.prohibited", spec["prohibited"]) for kind, spec in mv["kinds"].items()] \
+                + [("movement.half", mv["half"])]:
+            for t in listed:
+                if t not in mv["terrains"]:
+                    raise src.error(where, f"{t!r} is not one of movement.terrains")
+        for weapon, spec in read["direct_fire"]["weapons"].items():
             where = f"direct_fire.weapons.{weapon}"
-            src.keys(spec, where, ("range_modifier", "divisor", "shots", "area_shots", "fixed"), ("shots",))
-            if spec["shots"] not in ("figures", "area", "one"):
-                raise src.error(f"{where}.shots", "shots must be \"figures\", \"area\" or \"one\"")
             if spec["shots"] == "area" and not spec.get("area_shots"):
                 raise src.error(where, "an area weapon needs area_shots")
             if "fixed" not in spec and "divisor" not in spec:
                 raise src.error(where, "needs divisor (or fixed)")
-        for name, spec in src.table(doc["terrain"], "terrain").items():
-            src.keys(spec, f"terrain.{name}", ("tdf", "morale"), ("tdf", "morale"))
-            if not 0 <= src.integer(spec["tdf"], f"terrain.{name}.tdf") <= 6:
-                raise src.error(f"terrain.{name}.tdf", "a terrain defense factor is 0-6")
-        ind = src.table(doc["indirect_fire"], "indirect_fire")
-        for weapon, spec in src.table(ind.get("weapons"), "indirect_fire.weapons").items():
-            src.keys(spec, f"indirect_fire.weapons.{weapon}", ("rounds", "radius", "misfire"), ("rounds", "radius"))
-            _faces(src, spec.get("misfire", []), f"indirect_fire.weapons.{weapon}.misfire", 6)
-            if weapon not in doc["bursts"]:
+        for weapon in read["indirect_fire"]["weapons"]:
+            if weapon not in read["bursts"]:
                 raise src.error(f"indirect_fire.weapons.{weapon}", f"no [bursts.{weapon}] to count its kills")
-        for name, spec in src.table(doc["bursts"], "bursts").items():
-            src.keys(spec, f"bursts.{name}", ("kill_faces", "save_terrain", "radius"), ("kill_faces",))
-            _faces(src, spec["kill_faces"], f"bursts.{name}.kill_faces", 6)
-            if spec.get("save_terrain", "open") not in doc["terrain"]:
+        for name, spec in read["bursts"].items():
+            if spec["save_terrain"] not in read["terrain"]:
                 raise src.error(f"bursts.{name}.save_terrain", "not a terrain of [terrain]")
-        tf = src.table(doc["tank_fire"], "tank_fire")
-        columns = src.array(tf.get("columns"), "tank_fire.columns")
-        for gun, spec in src.table(tf.get("guns"), "tank_fire.guns").items():
-            src.keys(spec, f"tank_fire.guns.{gun}", ("name", "chances", "modifier"), ("name", "chances", "modifier"))
-            if len(src.array(spec["chances"], f"tank_fire.guns.{gun}.chances")) != len(columns):
-                raise src.error(f"tank_fire.guns.{gun}.chances", f"needs one chance per range column ({len(columns)})")
-        for target, spec in src.table(tf.get("targets"), "tank_fire.targets").items():
-            src.keys(spec, f"tank_fire.targets.{target}", ("name", "crew", "armour", "effects"), ("name", "crew", "armour"))
-        failed = src.table(doc["morale"].get("failed"), "morale.failed")
-        results = src.table(doc["morale"].get("results"), "morale.results")
-        for nat in NATIONALITIES:
-            row = src.array(failed.get(nat), f"morale.failed.{nat}")
-            if len(row) != 6:
-                raise src.error(f"morale.failed.{nat}", "needs one result for each face of the D6 (6)")
+        tf = read["tank_fire"]
+        for gun, spec in tf["guns"].items():
+            if len(spec["chances"]) != len(tf["columns"]):
+                raise src.error(f"tank_fire.guns.{gun}.chances", f"needs one chance per range column ({len(tf['columns'])})")
+        results = read["morale"]["results"]
+        for nat, row in read["morale"]["failed"].items():
             for r in row:
                 if r not in results:
                     raise src.error(f"morale.failed.{nat}", f"result {r!r} is not one of [morale.results]", needle=f'"{r}"')
-        for r in doc["hand_to_hand"]["escalate"].values():
+        for r in read["hand_to_hand"]["escalate"].values():
             if r not in results:
                 raise src.error("hand_to_hand.escalate", f"result {r!r} is not one of [morale.results]")
 
     # ------------------------------------------------------------------ attack tables
 
     def _attack(self, src: DataFile, doc: dict[str, Any]):
-        src.keys(doc, "", ("jagt", "jat", "force_pool", "entry", "breakoff"), ("jagt", "jat", "force_pool", "entry", "breakoff"))
-        jagt = src.table(doc["jagt"], "jagt")
-        sides = src.integer(jagt.get("sides"), "jagt.sides")
-        rows = []
-        for i, row in enumerate(src.array(jagt.get("rows"), "jagt.rows")):
-            rows.append((f"jagt.rows[{i}]", frozenset(_faces(src, row.get("rolls"), f"jagt.rows[{i}].rolls", sides))))
-            if not 1 <= src.integer(row.get("jat_rolls"), f"jagt.rows[{i}].jat_rolls") <= 4:
-                raise src.error(f"jagt.rows[{i}].jat_rolls", "the JAT has four roll-number columns: 1-4")
+        read = ATTACK_FILE.read(doc, "", src.error)
+        jagt = read["jagt"]
+        sides = jagt["sides"]
+        rows = [(f"jagt.rows[{i}]", frozenset(_faces(src, row["rolls"], f"jagt.rows[{i}].rolls", sides)))
+                for i, row in enumerate(jagt["rows"])]
         _cover(src, "jagt.rows", rows, sides)
-        jat = src.table(doc["jat"], "jat")
-        jsides = src.integer(jat.get("sides"), "jat.sides")
-        order = tuple(src.array(jat.get("order"), "jat.order"))
+        jat = read["jat"]
+        jsides, order = jat["sides"], tuple(jat["order"])
         units: dict[str, UnitType] = {}
-        for key, spec in src.table(jat.get("units"), "jat.units").items():
+        for key, spec in jat["units"].items():
             where = f"jat.units.{key}"
-            src.keys(spec, where, ("name", "columns", "kind", "prefix", "figures", "ammo_type", "guns", "officer", "target"),
-                     ("name", "columns", "kind", "prefix", "figures"))
-            cols = src.array(spec["columns"], f"{where}.columns")
-            if len(cols) != 4:
-                raise src.error(f"{where}.columns", "one range (or \"\") for each of the four roll numbers")
             units[key] = self._unit_type(src, key, where, {**spec, "side": "japanese", "nationality": "japanese"},
-                                         tuple(_ranges(src, c, f"{where}.columns", jsides) for c in cols))
+                                         tuple(_ranges(src, c, f"{where}.columns", jsides) for c in spec["columns"]))
         if sorted(order) != sorted(units):
             raise src.error("jat.order", "must list every [jat.units.*] once")
         for column in range(4):
             _cover(src, f"jat.units (roll number {column + 1})",
                    [(f"jat.units.{k}.columns", units[k].columns[column]) for k in order], jsides)
-        pool_doc = src.table(doc["force_pool"], "force_pool")
-        pool = {}
-        for key in order:
-            pool[key] = src.integer(pool_doc.get(key), f"force_pool.{key}")
+        pool_doc = read["force_pool"]
+        pool = {key: Int().read(pool_doc.get(key), f"force_pool.{key}", src.error) for key in order}
         extra = set(pool_doc) - set(order) - {"provenance"}
         if extra:
             raise src.error(f"force_pool.{sorted(extra)[0]}", "not a unit of the JAT")
-        entry = src.table(doc["entry"], "entry")
-        esides = src.integer(entry.get("sides"), "entry.sides")
-        roads = []
-        for i, row in enumerate(src.array(entry.get("roads"), "entry.roads")):
-            roads.append((frozenset(_faces(src, row.get("rolls"), f"entry.roads[{i}].rolls", esides)),
-                          src.string(row.get("road"), f"entry.roads[{i}].road")))
+        entry = read["entry"]
+        esides = entry["sides"]
+        roads = [(frozenset(_faces(src, row["rolls"], f"entry.roads[{i}].rolls", esides)), row["road"])
+                 for i, row in enumerate(entry["roads"])]
         _cover(src, "entry.roads", [(f"entry.roads[{i}]", faces) for i, (faces, _) in enumerate(roads)], esides)
         return units, order, pool, tuple(roads)
 
@@ -404,19 +443,19 @@ class CalumpitData:
         target = spec.get("target", "")
         if target and target not in self.tables["tank_fire"]["targets"]:
             raise src.error(f"{where}.target", f"{target!r} is not one of tables.toml [tank_fire.targets]")
-        figures = src.integer(spec.get("figures"), f"{where}.figures")
+        figures = spec["figures"]
         if figures < 1:
             raise src.error(f"{where}.figures", "a unit has at least one figure")
         return UnitType(
             key=key,
-            name=src.string(spec.get("name", key), f"{where}.name"),
+            name=spec.get("name", key),
             side=side,
             nationality=nat,
-            kind=src.string(spec.get("kind"), f"{where}.kind"),
+            kind=spec["kind"],
             figures=figures,
-            prefix=src.string(spec.get("prefix", key.upper()), f"{where}.prefix"),
+            prefix=spec.get("prefix", key.upper()),
             ammo_type=ammo_type,
-            guns=src.integer(spec.get("guns", 1), f"{where}.guns"),
+            guns=spec.get("guns", 1),
             officer=bool(spec.get("officer", False)),
             target=target,
             columns=columns,
@@ -425,29 +464,18 @@ class CalumpitData:
     # ------------------------------------------------------------------ scenario
 
     def _scenario(self, src: DataFile, doc: dict[str, Any]):
-        src.keys(doc, "", ("provenance", "american", "event_units", "bridges"), ("american", "event_units", "bridges"))
+        read = SCENARIO_FILE.read(doc, "", src.error)
         american: list[tuple[str, UnitType]] = []
         seen = set()
-        for i, spec in enumerate(src.array(doc["american"], "american")):
+        for i, spec in enumerate(read["american"]):
             where = f"american[{i}]"
-            src.keys(spec, where, ("id", "name", "nationality", "kind", "figures", "ammo_type", "guns", "officer"),
-                     ("id", "nationality", "kind", "figures"))
-            uid = src.string(spec["id"], f"{where}.id")
+            uid = spec["id"]
             if uid in seen:
                 raise src.error(f"{where}.id", f"unit id {uid!r} is used twice", needle=f'"{uid}"')
             seen.add(uid)
             american.append((uid, self._unit_type(src, uid, where, {**spec, "side": "american"})))
-        events = {}
-        for key, spec in src.table(doc["event_units"], "event_units").items():
-            where = f"event_units.{key}"
-            src.keys(spec, where, ("name", "side", "nationality", "kind", "prefix", "figures", "ammo_type", "guns", "officer"),
-                     ("name", "side", "nationality", "kind", "prefix", "figures"))
-            events[key] = self._unit_type(src, key, where, spec)
-        bridges = {}
-        for key, spec in src.table(doc["bridges"], "bridges").items():
-            where = f"bridges.{key}"
-            src.keys(spec, where, ("name", "axis", "half_length", "half_width"), ("name", "axis", "half_length", "half_width"))
-            bridges[key] = _frozen(spec)
+        events = {key: self._unit_type(src, key, f"event_units.{key}", spec) for key, spec in read["event_units"].items()}
+        bridges = {key: _frozen(spec) for key, spec in read["bridges"].items()}
         if set(bridges) != {"road", "rail"}:
             raise src.error("bridges", "the scenario has two bridges: [bridges.road] and [bridges.rail]")
         return events, tuple(american), bridges
