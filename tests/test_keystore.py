@@ -254,3 +254,22 @@ def test_an_empty_passphrase_in_the_environment_never_stores_a_key_unencrypted(t
     r = CliRunner().invoke(main, ["key", "new", "--name", "Ann", "--no-passphrase"],
                            env={"PBEM_HOME": str(home), "PBEM_PASSPHRASE": ""})
     assert r.exit_code == 0 and "NOT encrypted" in r.output
+
+
+def test_key_where_names_the_keystore_and_the_files_kept_there(tmp_path):
+    """Issue 30: `pbem key where` says where mail.toml and the rest live
+    (PBEM_HOME when set), as text and as JSON."""
+    import json
+
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    runner = CliRunner()
+    env = {"PBEM_HOME": str(tmp_path / "home")}
+    out = runner.invoke(main, ["key", "where", "--json"], env=env)
+    assert out.exit_code == 0, out.output
+    paths = json.loads(out.output)
+    assert paths["keystore"] == str(tmp_path / "home") and paths["mail"] == str(tmp_path / "home" / "mail.toml")
+    text = runner.invoke(main, ["key", "where"], env=env).output
+    assert f"mail:        {tmp_path / 'home' / 'mail.toml'}" in text

@@ -150,6 +150,28 @@ def key_show(as_json: bool) -> None:
         click.echo(public.openssh())
 
 
+@key.command("where")
+@click.option("--json", "as_json", is_flag=True, help="Print the paths as JSON.")
+@handles_errors
+def key_where(as_json: bool) -> None:
+    """Print where your keystore is, and the files pbem keeps there.
+
+    The keystore is the platform's config directory for pbem, or PBEM_HOME
+    when it is set: your key, the keys you know, your mail settings
+    (mail.toml: [smtp] and [imap]) and the replays pbem keeps (checkpoints/).
+
+    Example: $EDITOR "$(pbem key where --json | jq -r .mail)"
+    """
+    home = keystore().path
+    paths = {"keystore": str(home), "identity": str(home / "identity"), "mail": str(home / "mail.toml"),
+             "known_keys": str(home / "known_keys"), "checkpoints": str(home / "checkpoints")}
+    if as_json:
+        emit_json(paths)
+        return
+    for name, path in paths.items():
+        click.echo(f"{name + ':':13}{path}")
+
+
 @key.command("import")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--encrypt", is_flag=True, help="Store an unencrypted key encrypted (passphrase: PBEM_PASSPHRASE or a prompt).")
