@@ -401,3 +401,11 @@ def test_a_changed_message_file_stamp_draws_the_game_anew(kenji, monkeypatch):
     real = session.load
     monkeypatch.setattr(session, "load", lambda *a, **k: loads.append(a) or real(*a, **k))
     assert kenji.run("show", kenji.game, COLUMNS="80").output == first and loads
+
+
+def test_3_0_the_victory_points_at_the_end_wrap_at_80_columns(kenji):
+    """Rule 3.0's tally of a finished game (a long list of eliminated units)
+    wraps under its own line at 80 columns, like everything else shown."""
+    shown = kenji.run("show", kenji.game, COLUMNS="80").output
+    assert "VP" in shown and "non-HQ" in shown
+    assert max(len(line) for line in shown.splitlines()) <= 80, max(shown.splitlines(), key=len)

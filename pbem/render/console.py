@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import textwrap
 from typing import Any, Iterable, Mapping
 
 from typing import TYPE_CHECKING
@@ -146,7 +147,10 @@ def print_turn(out: Console, match: Any) -> None:
     replay = match.replay
     if replay.over:
         for line in (match.game.result(replay.state) if isinstance(match.game, contract.Result) else []):
-            out.print(literal(line))
+            indent = line[: len(line) - len(line.lstrip(" "))]
+            for part in textwrap.wrap(line, max(20, out.width), initial_indent="", subsequent_indent=indent + "  ",
+                                      break_on_hyphens=False) or [line]:
+                out.print(literal(part))
     if past(match):  # what was awaited then is in the heading (print_at); "your move" is not true now
         return
     if match.closed:
