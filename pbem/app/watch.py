@@ -62,6 +62,7 @@ from pbem.protocol.keys import derive_secret
 from pbem.protocol.message import SignedMessage
 from pbem.protocol.scan import scan_source
 from pbem.util.atomicfile import replace
+from pbem.util.filelock import OPEN_FLAGS, try_lock
 
 JOURNAL = ".pbem-watch.json"
 LOCK = ".pbem-watch.lock"
@@ -219,16 +220,9 @@ def _mac(key: bytes, values: list[int | None]) -> str:
 @contextlib.contextmanager
 def game_lock(directory: Path) -> Iterator[bool]:
     """Hold ``directory``'s watch lock without waiting: yields False when another watch has it."""
-    import fcntl
-
-    fd = os.open(directory / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    fd = os.open(directory / LOCK, OPEN_FLAGS, 0o600)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            yield False
-            return
-        yield True
+        yield try_lock(fd)
     finally:
         os.close(fd)
 

@@ -18,6 +18,7 @@ from typing import Iterator
 
 from pbem.errors import BusyError, InputError, IntegrityError, UsageError
 from pbem.protocol.limits import MAX_INPUT_BYTES, input_too_large
+from pbem.util.filelock import OPEN_FLAGS, try_lock
 
 FILE_RE = re.compile(r"^([0-9]{4})-([A-Za-z][A-Za-z0-9_-]*)\.pbem$")  # ASCII digits: "٠٠٠٠" is no seq
 LOCK_NAME = ".pbem.lock"
@@ -147,20 +148,17 @@ class GameDirectory:
 
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
-        """Exclusive lock for a writing command; :class:`BusyError` if another holds it."""
-        import fcntl
-
+        """Exclusive lock for a writing command; :class:`BusyError` if another holds it
+        (:mod:`pbem.util.filelock`: Linux, macOS and Windows)."""
         self.path.mkdir(parents=True, exist_ok=True)
         try:  # never through a link: a planted .pbem.lock -> elsewhere would create or open a file there
-            fd = os.open(self.path / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+            fd = os.open(self.path / LOCK_NAME, OPEN_FLAGS, 0o600)
         except OSError as err:
             raise IntegrityError(f"{self.path / LOCK_NAME}: cannot take the game's lock ({err.strerror}); it must be "
                                  f"a regular file of this directory, not a link") from err
         try:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError as err:
-                raise BusyError(f"{self.path} is in use by another pbem process; try again when it has finished") from err
+            if not try_lock(fd):
+                raise BusyError(f"{self.path} is in use by another pbem process; try again when it has finished")
             _HELD.add(self.path)  # its listing removes what a killed writer left
             try:
                 yield
