@@ -70,7 +70,6 @@ class DemoReport:
 
 def demos() -> dict[str, DemoScript]:
     """Every installed game with a demo: name -> its script."""
-
     found = {}
     for name in registry.frontends():
         frontend = registry.frontend(name)
@@ -110,7 +109,6 @@ def play_by_email(directory: Path, game: str, script: DemoScript,
     docstring): every message goes through DIR/mail and its orders are kept
     in DIR/orders.  ``rulings``, ``preset``: the readings of the game's
     disputed rules the proposal declares (:func:`pbem.match.session.new_game`)."""
-
     proposer = (script.proposer.name, script.proposer.full_name, script.proposer.side)
     joiner = (script.joiner.name, script.joiner.full_name, script.joiner.side)
     orders_for, describe = script.orders_for, script.describe

@@ -90,13 +90,11 @@ def order_lines(order: Mapping[str, Any]) -> list[str]:
     (inline tables for mappings, as ASL's ``squads = { A = "3-3-7" }``).  Cut at
     line feeds only (the writer escapes them in strings), not where ``splitlines``
     would also cut (U+2028, U+0085 are kept as they are inside a string)."""
-
     return tomlfile.dumps({"order": [dict(order)]}).removesuffix("\n").split("\n")
 
 
 def standing_lines(standing: Mapping[str, Any]) -> list[str]:
     """Standing instructions as TOML lines: ``[standing]`` and its ``key = value`` lines."""
-
     return tomlfile.dumps({"standing": dict(standing)}).removesuffix("\n").split("\n")
 
 

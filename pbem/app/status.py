@@ -83,7 +83,6 @@ def game_dirs(paths: Iterable[str | Path] = (), home: str | Path | None = None) 
     every game created or joined with this keystore's key wherever it is
     (:meth:`~pbem.protocol.keystore.Keystore.record_game`; one moved or
     removed since is left out)."""
-
     given = [Path(p) for p in paths]
     if given:
         return given
@@ -113,7 +112,6 @@ def game_status(
     ``fingerprint``.  With the player's ``identity`` the dice keyed by the
     opponent's last message are computed as on receipt (the phase is then
     the one the player is in); without it, as any spectator sees it."""
-
     directory = Path(directory)
     status = GameStatus(directory)
     try:

@@ -100,7 +100,6 @@ def decisions_of(match: Any, *, close: bool = True) -> tuple[str, ...]:
     rules', but it publishes the player's secret, which docs/protocol.md 11
     leaves them the choice never to do: it is theirs (:data:`CLOSING`)
     unless ``close`` (``pbem watch --close``)."""
-
     state = match.replay.state
     closing = bool(match.transcript.secrets) or match.replay.over or contract.is_ending(match.game, state)
     found = contract.decisions_for(match.game, state, match.player.side, closing=closing)
@@ -135,7 +134,6 @@ class Spool:
 
     def put(self, ident: str, data: bytes) -> Path:
         """Keep ``data``, then mark ``ident`` seen: a crash between them spools it again, under the same name."""
-
         path = self.folder / f"{time.time_ns():020d}-{hashlib.sha256(ident.encode()).hexdigest()[:16]}.eml"
         self.root.mkdir(mode=0o700, parents=True, exist_ok=True)
         replace(path, data, parents=True, mode=0o600)
@@ -209,7 +207,6 @@ class Journal:
 def journal_key(identity: Any) -> bytes:
     """The key of the journals' HMAC: derived from the player's identity, so
     only their watch can write a journal it will act on."""
-
     return derive_secret(identity, b"pbem-watch-journal-v1")
 
 
@@ -336,7 +333,6 @@ class Watch:
 
     def _games(self) -> dict[str, Path]:
         """game id -> directory, for every watched directory holding a game."""
-
         found: dict[str, Path] = {}
         for directory in self.directories:
             files = GameDirectory(directory).message_files()
@@ -351,7 +347,6 @@ class Watch:
     def _import(self, games: dict[str, Path], report: PassReport) -> None:
         """Every spooled email into the game it belongs to, as long as that
         makes progress (an email may wait for another that follows it)."""
-
         progress = True
         while progress:
             progress = False
@@ -402,7 +397,6 @@ class Watch:
     def _receive(self, directory: Path, path: Path, report: PassReport) -> tuple[bool, bool] | None:
         """Import ``path``'s turn files of the game in ``directory``: (any
         imported, any waiting for a message before it); None when refused."""
-
         try:
             result = import_sources(directory, [path], self.identity)
         except VerificationError as err:
@@ -443,7 +437,6 @@ class Watch:
                 self.log(f"{directory}: {err}")
 
     def _tend_locked(self, directory: Path, report: PassReport) -> None:
-
         journal = Journal.load(directory, self.journal_key)
         if journal.forged:
             self.log(f"{directory}: {JOURNAL} is not one this watch wrote (no valid HMAC under your key): "

@@ -55,7 +55,6 @@ def _check_waiting_signatures(transcript: Any, waiting: list[Found]) -> None:
     spool: until it arrives) only when the player of their side signed
     them: a stranger's -- or a forger's -- is refused now, not kept for ever
     unchecked (issue 27 m2)."""
-
     for item in waiting:
         msg = item.message
         key = transcript.keys.get(msg.side) if isinstance(msg.side, str) else None
@@ -89,7 +88,6 @@ def import_sources(
     message 0 in ``sources`` -- the one game there with your key, or the one
     whose id starts with ``game`` -- and your own messages are imported with
     your opponent's: a whole game restored from a mailbox and your key."""
-
     sources = list(sources)
     scan = scan_sources(sources, stdin=stdin)
     if not scan.found:

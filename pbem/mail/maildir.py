@@ -36,7 +36,6 @@ class MaildirSource:
         them (so the caller keeps each before the next is read); one that is
         not read comes as ``(key, why)`` -- over the input limit (known by
         its size, before a byte is read) or not a regular file."""
-
         after = (datetime.datetime.combine(self.since, datetime.time(), datetime.timezone.utc).timestamp()
                  if self.since else float("-inf"))
         try:

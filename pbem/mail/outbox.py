@@ -315,7 +315,6 @@ def _who(key: Any, side: str) -> str:
 
 def _wrap(lines: list[str], width: int = 76) -> list[str]:
     """Mail-friendly lines: long ones wrapped, continued with an indent."""
-
     out: list[str] = []
     for line in lines:
         if len(line) <= width:
@@ -354,7 +353,6 @@ def build_email(
     default to the addresses remembered for this game (``sender`` then to
     ``default_sender``, PBEM_HOME/mail.toml's); new ones are remembered once
     the email is written (:func:`write_eml`)."""
-
     directory = Path(directory)
     if to:
         check_address(to, "--to")

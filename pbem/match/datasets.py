@@ -57,7 +57,6 @@ class DataSet:
 
 def root(game: str, home: str | os.PathLike[str] | None = None) -> Path:
     """Where a player's installed data sets for ``game`` live."""
-
     return (Path(home) if home is not None else home_dir()) / DATA_DIR / game
 
 

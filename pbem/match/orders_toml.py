@@ -13,7 +13,6 @@ def dump_orders(document: Mapping[str, Any], comment: str = "") -> str:
     """``document``'s orders (``[[order]]`` tables) and standing instructions
     (a ``[standing]`` table, if any) as TOML, below ``comment`` as ``# `` lines
     (characters a comment may not hold spelled as escapes)."""
-
     parts: dict[str, Any] = {}
     if document.get("order"):
         parts["order"] = list(document["order"])

@@ -46,7 +46,6 @@ from pbem.protocol.transcript import Transcript
 
 def ruleset_hash(game: Any) -> str:
     """SHA-256 over the game's data files: pins the ruleset in message 0."""
-
     return files_hash(game.ruleset_files())
 
 
@@ -58,7 +57,6 @@ def game_secret(identity: Any, game_id: str, side: str, joined: bytes | None = N
     who reuses an old game id (or sends one proposal twice) never meets a
     secret the joiner used before.  Games joined before ``fresh`` existed
     keep the first derivation (``joined`` None)."""
-
     if joined is None:
         return derive_secret(identity, b"pbem-game-secret-v1\x00" + game_id.encode() + b"\x00" + side.encode())
     return derive_secret(identity, b"pbem-game-secret-v2\x00" + game_id.encode() + b"\x00" + side.encode() + b"\x00" + joined)
@@ -67,7 +65,6 @@ def game_secret(identity: Any, game_id: str, side: str, joined: bytes | None = N
 def _game_for(transcript: Transcript, data: Iterable[str | Path] = ()) -> Any:
     """The game message 0 names, built with the data its ruleset hash pins
     (shipped, one of ``data``, or installed in the keystore: docs/architecture.md, "Rules as data")."""
-
     setup = transcript.setup
     game = contract.game_for_terms(registry.get(setup["module"]), setup["module_version"], setup["options"])
     if setup["module_version"] != game.version:
@@ -114,7 +111,6 @@ def read_messages(paths: Iterable[Path], read: Mapping[Path, bytes] | None = Non
 
 def _check_same_author(a: SignedMessage, b: SignedMessage, transcript: Transcript | None) -> None:
     """Two different bodies for one seq: equivocation if one author signed both."""
-
     if a.game != b.game or a.side != b.side or a.author != b.author:
         return
     if a.body.get("prev") != b.body.get("prev"):
@@ -238,7 +234,6 @@ def awaited_then(match: "Match", last: bool) -> str:
     """What was awaited after ``match``'s last message: the next message
     (written since, unless it was the ``last``), the reveals owed and the
     dice keyed but not rolled yet."""
-
     replay = match.replay
     if match.closed:
         return "nothing: the game was over"
@@ -449,7 +444,6 @@ def new_game(
     and, for a game with :class:`~pbem.engine.contract.Rulings`, the reading
     of every ruling: ``preset``'s (None: the defaults), ``rulings``
     ({rule: reading}) instead."""
-
     game = datasets.build(game_name, data, local=True)  # the proposer's own choice of game
     game_name = registry.registered_name(game_name)  # pinned by name, so the opponent's pbem loads it by name
     game = contract.game_for_terms(game, game.version, dict(options or {}))  # e.g. the sides options name
@@ -550,7 +544,6 @@ def install_proposal_data(proposal: str | Path, data: str | Path) -> tuple[Any, 
     """Install ``data`` (a directory of data files) for joining ``proposal``,
     if it is the data message 0 pins; else a DataError and nothing installed.
     Returns the data set and whether it is new (docs/architecture.md, "Rules as data")."""
-
     (_, first), *_ = read_messages([Path(proposal)])
     setup = first.body.get("setup") or {}
     module, pinned = str(setup.get("module", "")), str(setup.get("ruleset", ""))
@@ -907,7 +900,6 @@ def compose(match: Match, orders: Mapping[str, Any], *, check_seals: bool = True
 def _signed_within_limits(transcript: Transcript, player: Player, body: dict[str, Any]) -> SignedMessage:
     """``body`` signed, once it is within the protocol's limits (docs/protocol.md
     12): a message the opponent's pbem would refuse is never written."""
-
     if limits.message_count_problem(body["seq"]):
         raise UsageError(f"{limits.message_count_problem(body['seq'])}: the game cannot go on")
     before = sum(1 for owner, _ in transcript.commitments if owner == player.side)

@@ -64,7 +64,6 @@ def new_passphrase_from_env() -> bytes | None:
 def check_name(name: str) -> str:
     """A key's name is the comment of its one-line public key: one line of
     printable text, or the .pub file could not be read back."""
-
     problem = comment_problem(name) if name else "is empty"
     if problem:
         raise UsageError(f"--name {name[:120]!r}: {problem}; give one line of printable text "
@@ -96,7 +95,6 @@ class Keystore:
 
     def create(self, name: str, passphrase: bytes | None) -> Identity:
         """Generate and store a new identity; refuses to replace an existing one."""
-
         check_name(name)
         self._refuse_overwrite()
         identity = Identity.generate(name)
@@ -153,7 +151,6 @@ class Keystore:
 
     def load(self, passphrase_provider: Callable[[], bytes | None]) -> Identity:
         """The stored identity; ``passphrase_provider`` is called only if the key is encrypted."""
-
         if not self.exists():
             raise self._absent()
         data = _read(self.identity_path, "key file")
@@ -176,7 +173,6 @@ class Keystore:
 
     def known(self) -> list[PublicKey]:
         """The opponents' keys met before (``known_keys``: one OpenSSH public key line each)."""
-
         try:
             lines = self.known_path.read_text("utf-8", "replace").splitlines()
         except FileNotFoundError:
@@ -196,7 +192,6 @@ class Keystore:
 
     def record_game(self, game_id: str, directory: Path | str) -> None:
         """Note where the game ``game_id`` (created or joined with this key) lives."""
-
         if not re.fullmatch(r"[0-9a-f]{8,64}", game_id):
             raise UsageError(f"game id {game_id!r} is not hexadecimal")
         self.path.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -280,7 +275,6 @@ def known_line(key: PublicKey) -> str:
 
 def atomic_write(path: Path, data: bytes, mode: int = 0o600) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the new one, never a part."""
-
     replace(path, data, mode=mode)
 
 

@@ -37,7 +37,6 @@ _CONTAINER = re.compile(rb"multipart|message", re.IGNORECASE)
 def read_input(path: str | os.PathLike[str]) -> bytes:
     """The bytes of a file read for turn files (a turn file, an email, an
     mbox), refused unread when it is over :data:`MAX_INPUT_BYTES`."""
-
     try:
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size

@@ -217,6 +217,5 @@ class SignedMessage:
 
 def sign_body(identity: Any, body: dict[str, Any]) -> SignedMessage:
     """Canonicalise ``body`` and sign it with ``identity`` (namespace pbem-turn-v1)."""
-
     body_bytes = canonical.encode(body)
     return SignedMessage(body_bytes, sshsig.sign(identity, body_bytes, NAMESPACE))

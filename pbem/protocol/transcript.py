@@ -327,7 +327,6 @@ class Transcript:
         Decrypts each side's sealed stores and rechecks every commitment
         against the value sealed in the same message (docs/protocol.md §7.5).
         """
-
         problems = []
         for side in self.sides:
             if side not in self.secrets:

@@ -23,7 +23,6 @@ from pbem.errors import InputError
 
 def parse(raw: bytes, label: str, error: type[InputError] = InputError) -> tuple[str, dict[str, Any]]:
     """``(text, document)`` of TOML bytes; faults raise ``error`` naming ``label``."""
-
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -122,7 +122,6 @@ def open_support(data: "AmbonData", state: AmbonState, seq: int) -> tuple[AmbonS
     their artillery-type units could make), every combat's die is keyed by
     the defender's next message, ``seq + 1`` (strict alternation), so that no
     pre-die decision is made knowing a die of the same batch."""
-
     events: list[Event] = []
     rolling: list[str] = []
     for b in [x for x in state.battles if x.stage is CombatStage.DECLARED]:

@@ -13,7 +13,6 @@ from pbem.games.ambon.bot import AmbonBot
 
 
 def script(**options: Any) -> DemoScript:
-
     bot = AmbonBot(GAME, **options)
 
     def orders(match: Any, side: str, seq: int) -> tuple[dict[str, Any], None]:

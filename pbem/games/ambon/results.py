@@ -180,7 +180,6 @@ def take_answer(state: AmbonState, fight: Fight, side: str, kind: str, value: st
     "hit", with ``more["to"]``: hexes in order of preference), checked
     against ``choices`` (:func:`open_choices`); it takes effect when the
     fight is settled again."""
-
     if kind == "losses":
         wrong = [n for n in value.split() if n not in choices["units"]]
         if wrong:

@@ -26,7 +26,6 @@ def _events(match: Any, events: Sequence[Event]) -> str:
     """Progress: the turn, how many events (fire, morale, ...), and the cards,
     the Joker's demolition and the victory conditions (a turn with no card
     says nothing)."""
-
     lines = [f": turn {match.replay.state.turn}, {len(events)} event(s)"]
     for event in events:
         if event.rule not in ROUTINE and not event.text.endswith(NO_CARD):
@@ -36,7 +35,6 @@ def _events(match: Any, events: Sequence[Event]) -> str:
 
 
 def script(last_turn: int = 8) -> DemoScript:
-
     bot = CalumpitBot(GAME, last_turn=last_turn)
 
     def orders(match: Any, side: str, seq: int) -> tuple[dict[str, Any], None]:

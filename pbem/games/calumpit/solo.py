@@ -47,7 +47,6 @@ Say = Callable[[str], Any]
 def run(root: Path, human: Any, ask: Ask, say: Say) -> bool:
     """Play (or resume) the solo game in ``root`` until it is over (True) or
     the player stops (False)."""
-
     root = Path(root)
     house = _house(root)
     game_dir = root / "game"
@@ -102,7 +101,6 @@ def house_turn(game_dir: Path, house: Any, say: Say, printed: int | None = None)
     events are printed first, from ``printed`` on, unless None), each said
     with why; their dice are keyed by this message and rolled by your reply.
     Returns how many events are printed."""
-
     match = session.load(game_dir, house)
     if printed is not None:
         printed = _print_events(match, printed, say)
@@ -153,7 +151,6 @@ def _print_events(match: Any, printed: int, say: Say) -> int:
 def ask_orders(match: Any, ask: Ask, say: Say) -> list[dict[str, Any]] | None:
     """Orders for the next message, one per line, each tried on the position
     at once; None to stop."""
-
     game, state = match.game, match.replay.state
     side = match.player.side
     seq = len(match.transcript)
