@@ -798,7 +798,7 @@ def draw_match(out: Any, match: Any, view: Any, window: Mapping[str, Any] | None
             out.print(literal(ruled))
         for line in (match.game.summary(match.replay.state) if isinstance(match.game, contract.Summary) else []):
             out.print(literal(line))
-        render.print_show(out, match, (window or {}).get("since", 0), (window or {}).get("every", False))
+        render.print_show(out, match, (window or {}).get("since", 0), (window or {}).get("every", False), view)
 
 
 def write_svg(path: str, game: Any, view: Any, title: str) -> None:

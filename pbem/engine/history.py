@@ -126,7 +126,7 @@ class History(Sequence[Any]):
         if done >= self._count:
             copy._tail = self._tail[: count - done]
         else:
-            copy._tail = [self._item(i) for i in range(done, min(count, self._count))] + self._tail[: max(0, count - self._count)]
+            copy._tail = [self._item(i) for i in range(done, count)]  # the cut falls inside the pickled parts
         return copy
 
     def __getstate__(self) -> dict[str, Any]:

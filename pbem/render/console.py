@@ -210,11 +210,13 @@ def print_log(out: Console, match: Any, since: int = 0, every: bool = False) -> 
     out.print(rolls_table(bounded_rolls(out, match, since, last)))
 
 
-def print_show(out: Console, match: Any, since: int = 0, every: bool = False) -> None:
+def print_show(out: Console, match: Any, since: int = 0, every: bool = False,
+               view: Mapping[str, Any] | None = None) -> None:
+    """A game without a map: its rolls and notes (``view``: the side's view, when the caller has it)."""
     from rich.panel import Panel
     from rich.table import Table
 
-    view = match.view()
+    view = match.view() if view is None else view
     head = (
         f"{match.transcript.setup['module']} game {match.transcript.game[:12]}... -- "
         + (f"you play {match.player.side}" if match.player else "a spectator's view")
