@@ -309,5 +309,5 @@ def test_stamps_that_collide_under_pythons_hash_are_told_apart(field, a, b):
 
     first = Stamps(["0002-allied.pbem"], [stat(one)])
     second = Stamps(["0002-allied.pbem"], [stat(two)])
-    assert first.marks != second.marks
+    assert first.packed != second.packed
     assert first.hexdigest() != second.hexdigest()

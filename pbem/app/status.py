@@ -98,7 +98,7 @@ def game_dirs(paths: Iterable[str | Path] = (), home: str | Path | None = None) 
             continue
         seen.add(key)
         try:
-            if entry.is_dir() and GameDirectory(entry).message_files():
+            if entry.is_dir() and GameDirectory(entry).exists():
                 found.append(entry)
         except PbemError:
             found.append(entry)  # two files for one seq: show it with its error
@@ -151,8 +151,7 @@ def game_status(
         status.next_seq, status.next_side = replay.next_seq, replay.next_side
         status.your_move = status.you is not None and replay.next_side == status.you
     status.pending_dice = len(replay.pending)
-    files = match.directory.message_files()
-    last = files[-1][2]
+    last = match.last_file()
     status.last_file = last.name
     status.last_age = max(0.0, (now if now is not None else time.time()) - last.stat().st_mtime)
     return status

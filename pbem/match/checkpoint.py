@@ -52,11 +52,10 @@ import operator
 import os
 import pickle
 import shutil
+import struct
 import sys
-from array import array
 from dataclasses import replace as copy_of
 from hashlib import blake2b
-from itertools import chain
 from pathlib import Path
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
@@ -109,21 +108,28 @@ class Stamps:
     one's name, size, device, inode, mtime and ctime, in order: what a kept
     replay is keyed by (a stamp changed: the files are replayed).  Built from a
     directory listing's ``(seq, side, name, stat)`` entries, or from
-    ``(name, stat)`` pairs, by C-level maps: the one part of a command that
-    grows with the game (issue 15), so it does as little a file as it can."""
+    ``(name, stat)`` pairs.  The one part of a command that grows with the
+    game, so it does as little a file as it can: the five numbers of each
+    file are packed into 40 bytes by C-level maps (sizes, devices and inodes
+    as unsigned 64-bit words, the times as signed ones: exact, no number is
+    cut or confused with another), and the digest is one BLAKE2b of the
+    names and those bytes."""
 
-    __slots__ = ("names", "marks", "_digest")
-    _MARKS = operator.attrgetter("st_size", "st_dev", "st_ino", "st_mtime_ns", "st_ctime_ns")
+    __slots__ = ("names", "packed", "_digest")
+    _FIELDS = tuple(map(operator.attrgetter, ("st_size", "st_dev", "st_ino", "st_mtime_ns", "st_ctime_ns")))
+    _PACK = struct.Struct("<QQQqq").pack
+    SIZE = 40  # bytes a file
 
     def __init__(self, names: Sequence[str] = (), stats: Iterable[os.stat_result] = ()):
         self.names: list[str] = list(names)
-        self.marks: list[tuple[int, int, int, int, int]] = list(map(self._MARKS, stats))
+        stats = stats if isinstance(stats, (list, tuple)) else list(stats)
+        self.packed: bytes = b"".join(map(self._PACK, *(map(field, stats) for field in self._FIELDS)))
         self._digest: str | None = None
 
     @classmethod
     def of_entries(cls, entries: Sequence[tuple[int, str, str, os.stat_result]]) -> "Stamps":
         """The stamps of a listing's entries (:meth:`GameDirectory.message_entries`)."""
-        return cls(list(map(_NAME, entries)), map(_STAT, entries))
+        return cls(list(map(_NAME, entries)), list(map(_STAT, entries)))
 
     @classmethod
     def of_pairs(cls, pairs: Iterable[tuple[str, os.stat_result]]) -> "Stamps":
@@ -138,19 +144,17 @@ class Stamps:
     def extended(self, more: "Stamps") -> "Stamps":
         """These stamps and then ``more`` (these unchanged)."""
         copy = Stamps()
-        copy.names, copy.marks = self.names + more.names, self.marks + more.marks
+        copy.names, copy.packed = self.names + more.names, self.packed + more.packed
         return copy
 
     def hexdigest(self) -> str:
-        # the names and every number by BLAKE2b, the numbers packed as 64-bit
-        # words in one C-level step (array): exact, not Python's hash() of a
-        # tuple, whose collisions are easy to make (hash(-1) == hash(-2),
+        # the names and every number by BLAKE2b: exact, not Python's hash() of
+        # a tuple, whose collisions are easy to make (hash(-1) == hash(-2),
         # hash(2**61 - 1) == hash(0)) by a writer who can set a file's stamps
         if self._digest is None:
-            words = array("Q", (n & 0xFFFF_FFFF_FFFF_FFFF for n in chain.from_iterable(self.marks)))
             digest = _hash("\x00".join(self.names).encode("utf-8", "surrogateescape"))
             digest.update(b"\x00\x00")
-            digest.update(words.tobytes())
+            digest.update(self.packed)
             self._digest = digest.hexdigest()[:48]
         return self._digest
 

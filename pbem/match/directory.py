@@ -10,8 +10,10 @@
 from __future__ import annotations
 
 import contextlib
+import operator
 import os
 import re
+from functools import partial
 from pathlib import Path
 from stat import S_ISREG
 from typing import Iterator
@@ -22,6 +24,8 @@ from pbem.util.filelock import OPEN_FLAGS, try_lock
 
 FILE_RE = re.compile(r"^([0-9]{4})-([A-Za-z][A-Za-z0-9_-]*)\.pbem$")  # ASCII digits: "٠٠٠٠" is no seq
 LOCK_NAME = ".pbem.lock"
+_MODE, _SIZE = operator.attrgetter("st_mode"), operator.attrgetter("st_size")
+_SEQ = operator.itemgetter(slice(0, 4))
 _HELD: set[Path] = set()  # the game directories whose lock this process holds
 
 
@@ -65,6 +69,16 @@ def _write_new(path: Path, data: bytes, mode: int) -> None:
             os.close(dir_fd)
 
 
+def _still_there(names: list[str], fd: int) -> tuple[list[str], list[os.stat_result]]:
+    """The names of ``names`` still in the directory ``fd``, and their stats."""
+    kept, stats = [], []
+    for name in names:
+        with contextlib.suppress(FileNotFoundError):
+            stats.append(os.stat(name, dir_fd=fd))
+            kept.append(name)
+    return kept, stats
+
+
 class GameDirectory:
     """The files of one game, as one player keeps them."""
 
@@ -72,7 +86,12 @@ class GameDirectory:
         self.path = Path(path)
 
     def exists(self) -> bool:
-        return self.path.is_dir() and any(self.message_files())
+        """Whether the directory holds a message file (its name is enough:
+        the files are read and checked by whatever loads them)."""
+        if not self.path.is_dir():
+            return False
+        with os.scandir(self.path) as entries:
+            return any(FILE_RE.match(entry.name) for entry in entries)
 
     def message_files(self) -> list[tuple[int, str, Path]]:
         """``(seq, side, path)`` of every message file, by seq."""
@@ -95,24 +114,24 @@ class GameDirectory:
                     with contextlib.suppress(OSError):
                         os.unlink(self.path / name)
         names = sorted(filter(match, listed))  # by seq, then side (NNNN-SIDE)
-        found: list[tuple[int, str, str, os.stat_result]] = []
-        add, stat = found.append, os.stat  # one stat a file, the part that grows with the game: kept lean
         fd = os.open(self.path, os.O_RDONLY)
-        try:
-            for name in names:
-                try:
-                    add((int(name[:4]), name[5:-5], name, stat(name, dir_fd=fd)))
-                except FileNotFoundError:  # removed while listing
-                    continue
+        try:  # one stat a file, the part that grows with the game: kept to C-level maps
+            try:
+                stats = list(map(partial(os.stat, dir_fd=fd), names))
+            except FileNotFoundError:  # one was removed while listing: leave it out
+                names, stats = _still_there(names, fd)
         finally:
             os.close(fd)
-        for _, _, name, st in found:  # a FIFO would hang the read, a device or a sparse giant flood it
-            if not S_ISREG(st.st_mode):
-                raise IntegrityError(f"{self.path / name}: not a regular file; a message file is one (a FIFO, "
-                                     f"a device or a link to one is refused unread)")
-            if st.st_size > MAX_INPUT_BYTES:
-                raise IntegrityError(input_too_large(str(self.path / name), st.st_size))
-        if not duplicates and len({item[0] for item in found}) != len(found):
+        if not all(map(S_ISREG, map(_MODE, stats))):  # a FIFO would hang the read, a device flood it
+            name = next(n for n, st in zip(names, stats, strict=True) if not S_ISREG(st.st_mode))
+            raise IntegrityError(f"{self.path / name}: not a regular file; a message file is one (a FIFO, "
+                                 f"a device or a link to one is refused unread)")
+        if stats and max(map(_SIZE, stats)) > MAX_INPUT_BYTES:  # a sparse giant too
+            name, st = next((n, st) for n, st in zip(names, stats, strict=True) if st.st_size > MAX_INPUT_BYTES)
+            raise IntegrityError(input_too_large(str(self.path / name), st.st_size))
+        seqs = list(map(int, map(_SEQ, names)))
+        found = list(zip(seqs, [name[5:-5] for name in names], names, stats, strict=True))
+        if not duplicates and len(set(seqs)) != len(found):
             dup = next(a[0] for a, b in zip(found, found[1:], strict=False) if a[0] == b[0])
             raise IntegrityError(f"{self.path}: two files for message {dup:04d}")
         return found

@@ -266,6 +266,13 @@ class Match:
     def my_turn(self) -> bool:
         return self.player is not None and self.replay.next_side == self.player.side and not self.closed
 
+    def last_file(self) -> Path:
+        """The newest message file read (as listed when the game was loaded)."""
+        names: list[str] = self.covered.stamps.names if self.covered is not None else []
+        if names:
+            return self.directory.path / names[-1]
+        return self.directory.message_files()[-1][2]
+
     @property
     def closed(self) -> bool:
         """Over, and both closing messages (with the secrets) sent."""
