@@ -233,10 +233,10 @@ def test_a_huge_armoured_body_is_refused_before_it_is_decoded(started, tmp_path)
     block = "-----BEGIN PBEM MESSAGE-----\n" + ("QUFB" * 16 + "\n") * 40000 + "-----END PBEM MESSAGE-----\n"
     huge = tmp_path / "huge.pbem"
     huge.write_text(block)
-    start = time.perf_counter()
+    start = time.process_time()  # CPU: what the refusal costs, however busy the machine
     r = a.run("receive", a.game, huge)
     assert r.exit_code == 1 and "a body over 1,048,576 bytes (docs/protocol.md 12)" in r.output, r.output
-    assert time.perf_counter() - start < 5
+    assert time.process_time() - start < 5
 
 
 @pytest.mark.parametrize("sides, needle", [

@@ -215,7 +215,7 @@ def test_27_an_html_email_of_tags_that_never_close_is_read_in_one_pass(pattern):
     mail = EmailMessage()
     mail["From"], mail["Subject"] = "bob@pbem.test", "my turn"
     mail.set_content("<html><body>" + pattern * (4 * MiB // len(pattern)), subtype="html")
-    start = time.monotonic()
+    start = time.process_time()  # CPU: the cost of the scan, however busy the machine
     scan = scan_bytes(bytes(mail), "turn.eml")
-    assert time.monotonic() - start < 3.0
+    assert time.process_time() - start < 3.0
     assert scan.found == []

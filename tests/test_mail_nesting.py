@@ -50,14 +50,14 @@ def test_mail_nested_1200_levels_is_refused_not_a_crash(started, tmp_path, kind,
     eml = tmp_path / "deep.eml"
     eml.write_bytes(nested(1200, kind, a_turn(a, tmp_path).read_bytes()))
     before = snapshot(b.game, b.home)
-    started_at = time.perf_counter()
+    started_at = time.process_time()  # CPU: what the refusal costs, however busy the machine
     r = b.run(command, b.game, eml)
     assert r.exit_code == 2, r.output
     assert "Traceback" not in r.output and "RecursionError" not in r.output
     assert (f"deep.eml: the email has more than {limits.MAX_MAIL_CONTAINERS} multipart or message parts (nested "
             f"mail); pbem reads at most 100 in one email (docs/protocol.md 12, limit 14)") in r.output, r.output
     assert snapshot(b.game, b.home) == before
-    assert time.perf_counter() - started_at < 2  # refused before it is parsed
+    assert time.process_time() - started_at < 2  # refused before it is parsed
 
 
 @pytest.mark.parametrize("kind", ["rfc822", "multipart"])
