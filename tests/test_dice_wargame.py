@@ -4,6 +4,8 @@ message, and shell completion."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import json
 
 import click
@@ -114,8 +116,8 @@ def test_6_5_rules_2_game_rolls_a_d66_as_tens_and_units(tmp_path, ann, bob):
     session.receive(a, [reply], ann)
     sent = session.play(a, ann, {"order": [{"type": "roll", "dice": "d66", "note": "morale"}]}).path
     received = session.receive(b, [sent], bob)
-    (roll,) = received.match.replay.state.rolls
-    (tens, units), = roll.values
+    (roll,) = received.match.replay.rolls  # the replay's record of the roll (its one die term)
+    (tens, units) = roll.values
     assert roll.total == 10 * tens + units and 11 <= roll.total <= 66
     events = [e.sentence() for _, e in received.match.replay.events]
     assert any(f"rolled d66 for 'morale': {roll.total} (keyed" in e for e in events), events
@@ -281,8 +283,9 @@ def test_6_5_the_log_table_shows_kept_and_dropped_dice_and_d66_results(tmp_path,
     rolls = [{"type": "roll", "dice": d, "note": ""} for d in ("d66", "d%", "5d6kh2", "2d6")]
     session.receive(b, [session.play(a, ann, {"order": rolls}).path], bob)
     session.receive(a, [session.play(b, bob, {}).path], ann)
-    state = session.load(a, ann).replay.state
-    d66, percent, kept, plain = state.rolls
+    # the replay's record of each roll (one die term each here), its expression read again
+    d66, percent, kept, plain = (SimpleNamespace(total=r.total, values=[r.values], expression=DiceExpression.parse(r.expression))
+                                 for r in session.load(a, ann).replay.rolls)
     r = CliRunner().invoke(main, ["log", str(a), "--spectator"], env={"COLUMNS": "200", "PBEM_HOME": str(tmp_path / "h")})
     assert r.exit_code == 0, r.output
     table = r.output[r.output.index("Rolls"):]

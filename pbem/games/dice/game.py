@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
 from pbem.engine.machine import (
@@ -34,7 +34,6 @@ from pbem.engine.machine import (
     replace,
 )
 from pbem.engine import notes
-from pbem.engine.history import History
 from pbem.engine.later import dice_due, match_roll
 from pbem.engine.orders import typed_orders
 from pbem.errors import InputError
@@ -81,15 +80,11 @@ class Roll:
 @dataclass(frozen=True)
 class DiceState:
     sides: tuple[str, str]
-    # every roll resolved, in the order declared; a History, so that a replay
-    # checkpoint keeps the old ones pickled until a view reads them
-    done: History = field(default_factory=History)
+    # how many rolls are resolved: the rolls themselves are the replay's
+    # record (its roll history, the events), so the state does not grow
+    # with the game
+    resolved: int = 0
     pending: tuple[Roll, ...] = ()  # declared, waiting for dice: only these are looked at per step
-
-    @property
-    def rolls(self) -> tuple[Roll, ...]:
-        """Every roll declared, in order (the pending ones are the newest)."""
-        return tuple(self.done) + self.pending
     notes: tuple[notes.Note, ...] = ()
     ending_by: str | None = None
     over: bool = False
@@ -283,9 +278,7 @@ class DiceGame(notes.EndedByOrder, Dispatching):
         pending = state.pending[:i] + (new,) + state.pending[i + 1 :]
         events = []
         if new.resolved:
-            # rolls resolve in the order declared (all those keyed by a message
-            # before the next is applied), so ``done`` stays in that order
-            done, pending = state.done.appended(new), state.pending[:i] + state.pending[i + 1 :]
+            pending = state.pending[:i] + state.pending[i + 1 :]
             shown = new.expression.shown(list(new.values))
             events.append(
                 Event(
@@ -296,7 +289,7 @@ class DiceGame(notes.EndedByOrder, Dispatching):
                      "results": results_of(new), "modifier": new.expression.modifier, "total": new.total},
                 )
             )
-            return replace(state, done=done, pending=pending), events
+            return replace(state, resolved=state.resolved + 1, pending=pending), events
         return replace(state, pending=pending), events
 
     def _sealed(self, state: DiceState, action: Sealed) -> tuple[DiceState, list[Event]]:
@@ -392,7 +385,7 @@ class DiceGame(notes.EndedByOrder, Dispatching):
         return {
             "game": self.name,
             "sides": list(state.sides),
-            "rolls_declared": len(state.done) + len(state.pending),
+            "rolls_declared": state.resolved + len(state.pending),
             "pending_rolls": pending,
             "notes": notes,
             "ending_by": state.ending_by,
