@@ -34,6 +34,12 @@ class IdentityError(InputError):
     """No key, a wrong passphrase, an unsupported key type."""
 
 
+class AgentError(IdentityError):
+    """ssh-agent holds your key but cannot be used: ``SSH_AUTH_SOCK`` unset,
+    nobody listening there, the key no longer added, a refusal, or an answer
+    that breaks the agent protocol."""
+
+
 class UsageError(InputError):
     """A command used in a state where it makes no sense (not your turn...)."""
 

@@ -102,3 +102,69 @@ def dicts_of(value: Any) -> Iterator[dict]:
     elif isinstance(value, (list, tuple)):
         for v in value:
             yield from dicts_of(v)
+
+
+@dataclass
+class SshAgent:
+    """A private ssh-agent (``ssh-agent -D -a SOCK``) for one test, and how to add keys to it."""
+
+    socket: Path
+    folder: Path
+    process: Any
+
+    def env(self) -> dict[str, str]:
+        import os
+
+        return {**os.environ, "SSH_AUTH_SOCK": str(self.socket)}
+
+    def add(self, identity: Identity, name: str = "key") -> Path:
+        """``ssh-add`` the key of ``identity`` (written to a 0600 file, as ssh-add requires)."""
+        import os
+        import subprocess
+
+        path = self.folder / name
+        path.write_bytes(identity.to_openssh_private())
+        os.chmod(path, 0o600)
+        (self.folder / f"{name}.pub").write_text(identity.public.openssh() + "\n")
+        if identity.name:  # the comment the agent lists it with: else ssh-add lists the file's path
+            subprocess.run(["ssh-keygen", "-q", "-c", "-C", identity.name, "-f", str(path)], check=True,
+                           capture_output=True, timeout=30)
+        subprocess.run(["ssh-add", "-q", str(path)], env=self.env(), check=True, capture_output=True, timeout=30)
+        return path
+
+    def remove_all(self) -> None:
+        import subprocess
+
+        subprocess.run(["ssh-add", "-D"], env=self.env(), check=True, capture_output=True, timeout=30)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def ssh_agent() -> Iterator[SshAgent]:
+    """A private ssh-agent on a socket of its own, stopped after the test; skipped without OpenSSH's binaries."""
+    import shutil
+    import subprocess
+    import tempfile
+    import time
+
+    if not all(shutil.which(tool) for tool in ("ssh-agent", "ssh-add", "ssh-keygen")):
+        pytest.skip("OpenSSH's ssh-agent, ssh-add and ssh-keygen are not installed")
+    folder = Path(tempfile.mkdtemp(prefix="pbem-agent-"))  # short: a Unix socket's path has ~100 bytes at most
+    socket = folder / "agent.sock"
+    process = subprocess.Popen(["ssh-agent", "-D", "-a", str(socket)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    agent = SshAgent(socket, folder, process)
+    try:
+        deadline = time.monotonic() + 10
+        while not socket.exists():
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.skip("ssh-agent did not start")
+            time.sleep(0.02)
+        yield agent
+    finally:
+        agent.stop()
+        shutil.rmtree(folder, ignore_errors=True)

@@ -100,10 +100,12 @@ def main() -> None:
 
 @main.group()
 def key() -> None:
-    """Create, show or import your Ed25519 identity (kept in the keystore).
+    """Create, show or import your Ed25519 identity (kept in the keystore),
+    or use one ssh-agent holds.
 
     The keystore lives in the platform config directory; PBEM_HOME overrides
-    it.  The passphrase comes from PBEM_PASSPHRASE or a prompt.
+    it.  The passphrase comes from PBEM_PASSPHRASE or a prompt; a key in
+    ssh-agent needs none (pbem key use-agent).
 
     Example: pbem key new --name "Ann Smith"; pbem key show > ann.pub
     """
@@ -143,11 +145,16 @@ def key_show(as_json: bool) -> None:
 
     Example: pbem key show > ann.pub
     """
-    public = keystore().public()
+    store = keystore()
+    public = store.public()
+    held_by = "ssh-agent" if store.in_agent() else "keystore"
     if as_json:
-        emit_json({"fingerprint": public.fingerprint, "public_key": public.openssh()})
+        emit_json({"fingerprint": public.fingerprint, "public_key": public.openssh(), "held_by": held_by})
     else:
         click.echo(public.openssh())
+        if held_by == "ssh-agent":
+            click.echo("the private key is held by ssh-agent (SSH_AUTH_SOCK); pbem asks it for every signature",
+                       err=True)
 
 
 @key.command("where")
@@ -157,18 +164,29 @@ def key_where(as_json: bool) -> None:
     """Print where your keystore is, and the files pbem keeps there.
 
     The keystore is the platform's config directory for pbem, or PBEM_HOME
-    when it is set: your key, the keys you know, your mail settings
-    (mail.toml: [smtp] and [imap]) and the replays pbem keeps (checkpoints/).
+    when it is set: your key (or, for a key ssh-agent holds, the note
+    identity.agent, and the agent's socket), the keys you know, your mail
+    settings (mail.toml: [smtp] and [imap]) and the replays pbem keeps
+    (checkpoints/).
 
     Example: $EDITOR "$(pbem key where --json | jq -r .mail)"
     """
-    home = keystore().path
-    paths = {"keystore": str(home), "identity": str(home / "identity"), "mail": str(home / "mail.toml"),
+    import os
+
+    store = keystore()
+    home = store.path
+    in_agent = store.in_agent()
+    paths = {"keystore": str(home), "identity": str(store.agent_path if in_agent else store.identity_path),
+             "held_by": "ssh-agent" if in_agent else "keystore", "mail": str(home / "mail.toml"),
              "known_keys": str(home / "known_keys"), "checkpoints": str(home / "checkpoints")}
+    if in_agent:
+        paths["agent"] = os.environ.get("SSH_AUTH_SOCK", "")
     if as_json:
         emit_json(paths)
         return
     for name, path in paths.items():
+        if name == "agent":
+            path = f"{path or '(SSH_AUTH_SOCK is not set)'} (the key's signatures come from there)"
         click.echo(f"{name + ':':13}{path}")
 
 
@@ -213,6 +231,51 @@ def key_import(path: str, encrypt: bool, name: str | None) -> None:
                    f"{path} is NOT encrypted, and neither is pbem's copy: anyone who can read "
                    f"{keystore().identity_path} can sign as you.  To encrypt it: pbem key import {path} --encrypt")
     click.echo(identity.public.openssh())
+
+
+@key.command("use-agent")
+@click.option("--key", "wanted", metavar="FINGERPRINT|COMMENT",
+              help="The agent's key to use, by its SHA256: fingerprint or its comment (as ssh-add -l lists them); "
+                   "needed when the agent holds more than one ssh-ed25519 key.")
+@click.option("--name", help="The name it goes by (default: the comment the agent lists it with).")
+@click.option("--replace", is_flag=True,
+              help="The keystore holds this same key in a file: delete pbem's copy and use the agent's.")
+@handles_errors
+def key_use_agent(wanted: str | None, name: str | None, replace: bool) -> None:
+    """Use a key ssh-agent holds as your identity: no passphrase, ever.
+
+    pbem keeps only the public key and asks the agent (SSH_AUTH_SOCK) for
+    every signature; new, join, play, receive and watch never ask for a
+    passphrase.  Your per-game secrets are derived from the agent's
+    signatures, the same ones the key makes from a file, so a game keeps
+    working if the key moves between the keystore and the agent.  Only a
+    plain ssh-ed25519 key will do: a FIDO (sk-ssh-ed25519@openssh.com) key
+    signs differently each time, so no stable secret comes from it.
+
+    Example: ssh-add ~/.ssh/id_ed25519; pbem key use-agent --key "$(ssh-keygen -lf ~/.ssh/id_ed25519.pub | cut -d' ' -f2)"
+    """
+    from pbem.errors import UsageError
+    from pbem.protocol.agent import Agent
+    from pbem.protocol.keys import comment_problem
+    from pbem.protocol.keystore import check_name
+    from pbem.render.literal import visible  # the agent's comment is the agent's text
+
+    agent = Agent()
+    found = agent.find(wanted)
+    public = found.public
+    assert public is not None  # find returns only a key pbem can use
+    if name is None:
+        name = found.comment
+        problem = comment_problem(name) if name else "is empty"
+        if problem:
+            raise UsageError(f"the agent lists {found.fingerprint} with the comment {name[:120]!r}, which "
+                             f"{problem}: give --name NAME for the name it goes by", field="--name")
+    check_name(name)
+    store = keystore()
+    key = store.use_agent(public, name, replace=replace)
+    click.echo(visible(f"your identity is {key.fingerprint} ({key.comment}), held by ssh-agent at {agent.path}"))
+    click.echo("pbem keeps only its public key; the agent must hold it whenever pbem signs (ssh-add KEYFILE)")
+    click.echo(key.openssh())
 
 
 # --------------------------------------------------------------------------- a game

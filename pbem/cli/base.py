@@ -128,9 +128,11 @@ def passphrase_provider(prompt: str = "Passphrase for your pbem key", *, ask: bo
     return provide
 
 
-def secret(env: str, what: str, *, hint: str = "") -> str:
-    """A mail password from ``env`` or, at a terminal, a prompt; never stored.
-    ``hint`` ends the error without a terminal (where the email was kept)."""
+def secret(env: str, what: str, *, command: str = "", where: str = "", hint: str = "") -> str:
+    """A mail password from ``env``, else from ``command`` (mail.toml's
+    ``password_command``, named by ``where``), else at a terminal a prompt;
+    never stored.  ``hint`` ends the error without a terminal (where the
+    email was kept)."""
     import os
 
     from pbem.errors import UsageError
@@ -138,8 +140,18 @@ def secret(env: str, what: str, *, hint: str = "") -> str:
     value = os.environ.get(env)
     if value is not None:
         return value
+    if command:
+        from pbem.mail.password import PasswordCommandError, run_password_command
+
+        try:
+            return run_password_command(command, where=where or "password_command")
+        except PasswordCommandError as err:
+            if hint:
+                raise PasswordCommandError(f"{err}{hint}") from err
+            raise
     if not sys.stdin.isatty():
-        raise UsageError(f"{what}: set {env} or run in a terminal to be asked{hint}")
+        raise UsageError(f"{what}: set {env} or password_command in mail.toml, or run in a terminal to be "
+                         f"asked{hint}")
     return click.prompt(what, hide_input=True, err=True)
 
 

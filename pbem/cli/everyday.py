@@ -197,7 +197,8 @@ def import_mail(directory: str, sources: tuple[str, ...], as_json: bool, game_id
 @click.option("--port", type=int, help="SMTP port (default 587 with STARTTLS, 465 with --ssl, else 25).")
 @click.option("--starttls/--no-starttls", default=None, help="Upgrade the connection with STARTTLS (the default).")
 @click.option("--ssl/--no-ssl", "use_ssl", default=None, help="Connect with TLS from the start (port 465).")
-@click.option("--user", help="SMTP login; the password comes from PBEM_SMTP_PASSWORD or a prompt, never a file.")
+@click.option("--user", help="SMTP login; the password comes from PBEM_SMTP_PASSWORD, the password_command of [smtp] "
+                            "in mail.toml, or a prompt; never a file.")
 @handles_errors
 def mail(
     directory: str,
@@ -226,6 +227,11 @@ def mail(
       starttls = true
       user = "ann@example.org"
       from = "Ann <ann@example.org>"
+      password_command = "pass show mail/smtp"
+
+    The password is PBEM_SMTP_PASSWORD, else the first line the
+    password_command prints (run without a shell; a keyring works too:
+    "secret-tool lookup service smtp user ann"), else asked at a terminal.
 
     The last line printed is the .eml file.
 
@@ -246,6 +252,8 @@ def mail(
         password = None
         if settings.user:
             password = secret(mail_out.PASSWORD_ENV, f"SMTP password for {settings.user}",
+                              command=settings.password_command,
+                              where=f"password_command of [smtp] in {home_dir() / mail_out.HOME_MAIL}",
                               hint=f" (the email is saved as {path})")
         try:
             click.echo(mail_out.send(outgoing, settings, password))

@@ -12,12 +12,12 @@ from pbem.cli import complete
 from pbem.cli.base import handles_errors, keystore, load_identity, secret
 
 IMAP_PASSWORD_ENV = "PBEM_IMAP_PASSWORD"
-IMAP_KEYS = {"host", "port", "user", "folder", "security", "cafile"}
+IMAP_KEYS = {"host", "port", "user", "folder", "security", "cafile", "password_command"}
 
 
 def imap_settings(home: Path) -> dict[str, Any]:
     """The ``[imap]`` table of PBEM_HOME/mail.toml (host, port, user, folder,
-    security, cafile; a password there is refused, as for SMTP)."""
+    security, cafile, password_command; a password there is refused, as for SMTP)."""
     from pbem.mail.outbox import home_table
 
     return home_table(home, "imap", IMAP_KEYS)[1]
@@ -44,7 +44,8 @@ def notifier(command: str | None):
 @click.option("--maildir", type=click.Path(exists=True, file_okay=False), help="Read this Maildir folder.")
 @click.option("--imap", "imap_host", metavar="HOST", help="Read this IMAP server (default: host in [imap] of PBEM_HOME/mail.toml).")
 @click.option("--imap-port", type=int, help="IMAP port (default 993 with ssl, 143 with starttls).")
-@click.option("--imap-user", help="IMAP login; the password comes from PBEM_IMAP_PASSWORD or a prompt, never a file.")
+@click.option("--imap-user", help="IMAP login; the password comes from PBEM_IMAP_PASSWORD, the password_command of "
+                                  "[imap] in mail.toml, or a prompt; never a file.")
 @click.option("--imap-folder", help="IMAP folder to watch (default INBOX).")
 @click.option("--imap-security", type=click.Choice(["ssl", "starttls", "none"]),
               help="ssl (the default), starttls, or none (this machine only).")
@@ -72,7 +73,8 @@ def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, ima
     you needs no decision -- only the reveals the rules demand, the chain
     value that keys the dice, questions your standing instructions answer
     -- write it, sign it and send it by SMTP (the [smtp] table of
-    PBEM_HOME/mail.toml, PBEM_SMTP_PASSWORD).  Any other message is left to
+    PBEM_HOME/mail.toml; the password from PBEM_SMTP_PASSWORD or its
+    password_command).  Any other message is left to
     you: a line says what is awaited (and --notify tells you).
 
     Safe to stop at any moment: mail is spooled before it is marked seen,
@@ -84,6 +86,7 @@ def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, ima
       [imap]
       host = "imap.example.org"
       user = "ann@example.org"
+      password_command = "pass show mail/imap"
 
     Example: pbem watch --imap imap.example.org --imap-user ann@example.org
     """
@@ -114,7 +117,10 @@ def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, ima
             raise UsageError(f"--imap {host}: give --imap-user (or user in [imap] of PBEM_HOME/mail.toml)")
         from pbem.mail.imap import ImapSource
 
-        source = ImapSource(str(host), str(user), secret(IMAP_PASSWORD_ENV, f"IMAP password for {user}"),
+        imap_password = secret(IMAP_PASSWORD_ENV, f"IMAP password for {user}",
+                               command=str(table.get("password_command") or ""),
+                               where=f"password_command of [imap] in {home / outbox.HOME_MAIL}")
+        source = ImapSource(str(host), str(user), imap_password,
                             port=int(imap_port or table.get("port") or 0), folder=str(imap_folder or table.get("folder") or "INBOX"),
                             security=str(imap_security or table.get("security") or "ssl"),
                             cafile=imap_cafile or table.get("cafile"), since=day)
@@ -125,7 +131,10 @@ def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, ima
     if not games:
         raise UsageError("no game to watch: give --dir DIR (pbem knows the games you start or join with this key)")
     settings = outbox.load_settings(home)
-    password = secret(outbox.PASSWORD_ENV, f"SMTP password for {settings.user}") if settings.user else None
+    password: str | None = None
+    if settings.user:
+        password = secret(outbox.PASSWORD_ENV, f"SMTP password for {settings.user}", command=settings.password_command,
+                          where=f"password_command of [smtp] in {home / outbox.HOME_MAIL}")
     session = watching.Watch(home, identity, games, source, watching.Sending(settings, password),
                              log=lambda line: click.echo(visible(line, newlines=True)), notify=notifier(notify_command),
                              close=close)

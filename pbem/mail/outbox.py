@@ -13,11 +13,12 @@ Addresses and SMTP settings, none of them part of the game's signed files:
 * ``DIR/mail.toml`` -- per game: the opponent's address (remembered from
   ``--to``) and a log of what was sent;
 * ``PBEM_HOME/mail.toml`` -- the player's ``[smtp]`` table: ``host``,
-  ``port``, ``starttls``, ``ssl``, ``user``, ``from``.
+  ``port``, ``starttls``, ``ssl``, ``user``, ``from``, ``password_command``.
 
 The SMTP password is never stored: :func:`send` takes it from the caller
-(``PBEM_SMTP_PASSWORD`` or a prompt, in the CLI), and a ``password`` key in
-a mail.toml is refused.  A password is never sent over a connection that is
+(``PBEM_SMTP_PASSWORD``, the output of ``password_command``
+(:mod:`pbem.mail.password`) or a prompt, in the CLI), and a ``password`` key
+in a mail.toml is refused.  A password is never sent over a connection that is
 not encrypted, except to this machine (loopback).
 """
 
@@ -44,7 +45,7 @@ GAME_MAIL = "mail.toml"
 HOME_MAIL = "mail.toml"
 PASSWORD_ENV = "PBEM_SMTP_PASSWORD"
 OUTBOX = "outbox"
-SMTP_KEYS = {"host", "port", "starttls", "ssl", "user", "from"}
+SMTP_KEYS = {"host", "port", "starttls", "ssl", "user", "from", "password_command"}
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
 
 
@@ -66,8 +67,9 @@ def _refuse_password(doc: Mapping[str, Any], path: Path) -> None:
     tables = [doc] + [v for v in doc.values() if isinstance(v, Mapping)]
     if any("password" in t for t in tables):
         raise MailError(
-            f"{path}: holds a 'password'; pbem never reads a password from a file -- remove it and "
-            f"set {PASSWORD_ENV} or answer the prompt"
+            f"{path}: holds a 'password'; pbem never reads a password from a file -- remove it, and set "
+            f"password_command (e.g. \"pass show mail/smtp\", or \"secret-tool lookup ...\" for the system "
+            f"keyring), or set {PASSWORD_ENV} / PBEM_IMAP_PASSWORD, or answer the prompt"
         )
 
 
@@ -148,6 +150,7 @@ class SmtpSettings:
     ssl: bool = False
     user: str = ""
     sender: str = ""
+    password_command: str = ""  # run for the password (pbem.mail.password); never the password itself
 
     @property
     def effective_port(self) -> int:
@@ -170,6 +173,12 @@ def home_table(home: str | Path, name: str, keys: set[str]) -> tuple[Path, dict[
     unknown = sorted(set(table) - keys)
     if unknown:
         raise InputError(f"{path}: unknown key(s) in [{name}]: {', '.join(unknown)} (known: {', '.join(sorted(keys))})")
+    if "password_command" in table:
+        from pbem.mail.password import check_file
+
+        if not isinstance(table["password_command"], str):
+            raise InputError(f"{path}: [{name}] password_command must be a string, e.g. \"pass show mail/{name}\"")
+        check_file(path)
     return path, table
 
 
@@ -184,6 +193,7 @@ def load_settings(home: str | Path) -> SmtpSettings:
             ssl=bool(table.get("ssl", False)),
             user=str(table.get("user", "")),
             sender=str(table.get("from", "")),
+            password_command=str(table.get("password_command", "")),
         )
     except (TypeError, ValueError) as err:
         raise InputError(f"{path}: [smtp] port must be a number: {err}") from err

@@ -3,9 +3,16 @@
 Layout under :func:`home_dir` (``$PBEM_HOME`` or the platform config dir)::
 
     identity        OpenSSH private key, mode 0600 (passphrase-protected if one was given)
+    identity.agent  instead of ``identity``: the key line of a key ssh-agent holds (docs/protocol.md §4.4)
     identity.pub    ssh-ed25519 AAAA… name, mode 0600
     games/          per-game files kept by the match layer
     places/         one file a game created or joined here: its directory (``pbem status`` finds it)
+
+An identity is backed by exactly one of the two: a key file pbem keeps
+(``identity``), or ssh-agent (``identity.agent``), which pbem asks for every
+signature and never holds the key.  Both make the same signatures, so
+a game begun with one goes on with the other (``pbem key use-agent
+--replace`` turns a keystore key the agent also holds into an agent one).
 
 Writes are atomic (temporary file in the same directory, fsync, rename), so a
 crash never leaves a half-written key.
@@ -89,9 +96,50 @@ class Keystore:
     def games_dir(self) -> Path:
         return self.path / "games"
 
+    @property
+    def agent_path(self) -> Path:
+        return self.path / "identity.agent"
+
     def exists(self) -> bool:
-        """True if a private key is stored here."""
-        return self.identity_path.is_file()
+        """True if an identity is kept here: a private key, or the note of a key ssh-agent holds."""
+        return self.identity_path.is_file() or self.agent_path.is_file()
+
+    def in_agent(self) -> bool:
+        """True if the identity kept here is a key ssh-agent holds (``identity.agent``)."""
+        return self.agent_path.is_file() and not self.identity_path.is_file()
+
+    def use_agent(self, key: PublicKey, name: str, *, replace: bool = False) -> PublicKey:
+        """Make ``key``, which ssh-agent holds, this keystore's identity, named ``name``.
+
+        Refused when an identity is kept here already, unless ``replace`` and
+        it is the same key: pbem's copy of it is then deleted, and the games
+        begun with it go on, since the agent makes the same signatures and so
+        derives the same per-game secrets (docs/protocol.md §4.4).
+        """
+        from pbem.protocol.keys import PublicKey
+
+        check_name(name)
+        if self.exists():
+            current = self.public()
+            if current != key:
+                raise UsageError(f"{self.path} keeps another identity, {current.fingerprint} ({current.comment!r}); "
+                                 f"the games begun with it need it. Remove {self._files()} first (keep a copy: it is "
+                                 f"that identity) to use {key.fingerprint} from ssh-agent")
+            if self.in_agent():
+                if current.comment == name:
+                    return current
+            elif not replace:
+                raise UsageError(f"{self.identity_path} holds the same key, {key.fingerprint}: give --replace to delete "
+                                 f"pbem's copy and use the agent's (your games go on: the agent makes the same "
+                                 f"signatures); keep a copy of the key file if the agent's is your only other one")
+        public = PublicKey(key.raw, name)
+        self.path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.games_dir.mkdir(mode=0o700, exist_ok=True)
+        line = (public.openssh() + "\n").encode("utf-8")
+        atomic_write(self.agent_path, line)
+        atomic_write(self.public_path, line)
+        self.identity_path.unlink(missing_ok=True)
+        return public
 
     def create(self, name: str, passphrase: bytes | None) -> Identity:
         """Generate and store a new identity; refuses to replace an existing one."""
@@ -145,14 +193,22 @@ class Keystore:
 
         if self.public_path.is_file():
             return PublicKey.from_openssh(_read(self.public_path, "public key").decode("utf-8", errors="replace"))
+        if self.in_agent():
+            return PublicKey.from_openssh(_read(self.agent_path, "key note").decode("utf-8", errors="replace"))
         if self.exists():  # identity.pub lost: the private file carries the public key in clear
             return public_key_of_private(_read(self.identity_path, "key file"))
         raise self._absent()
 
     def load(self, passphrase_provider: Callable[[], bytes | None]) -> Identity:
-        """The stored identity; ``passphrase_provider`` is called only if the key is encrypted."""
+        """The stored identity; ``passphrase_provider`` is called only if the key is encrypted.
+
+        A key ssh-agent holds needs no passphrase: the identity returned
+        signs through the agent at ``$SSH_AUTH_SOCK`` (an AgentError if it
+        cannot be reached or no longer holds the key)."""
         if not self.exists():
             raise self._absent()
+        if self.in_agent():
+            return self._agent_identity()
         data = _read(self.identity_path, "key file")
         passphrase = passphrase_provider() if is_encrypted(data) else None
         public = self.public()
@@ -240,7 +296,30 @@ class Keystore:
     def _absent(self) -> IdentityError:
         return IdentityError(f"no identity in {self.path}; run `pbem key new`")
 
+    def _agent_identity(self) -> Identity:
+        from pbem.errors import AgentError
+        from pbem.protocol.agent import Agent, AgentIdentity
+
+        noted = PublicKey.from_openssh(_read(self.agent_path, "key note").decode("utf-8", errors="replace"))
+        public = self.public()
+        if public != noted:
+            raise IdentityError(f"{self.public_path} ({public.fingerprint}) does not match {self.agent_path} "
+                                f"({noted.fingerprint})")
+        agent = Agent()
+        if not agent.holds(public):
+            raise AgentError(f"your pbem key {public.fingerprint} ({public.comment!r}) is held by ssh-agent, but the "
+                             f"agent at {agent.path} does not hold it: add it (ssh-add KEYFILE), or point "
+                             f"SSH_AUTH_SOCK at the agent that does")
+        identity = AgentIdentity(agent, public, public.comment)
+        identity.keystore = self.path
+        return identity
+
+    def _files(self) -> str:
+        return str(self.agent_path if self.in_agent() else self.identity_path)
+
     def _refuse_overwrite(self) -> None:
+        if self.in_agent():
+            raise UsageError(f"your identity is a key ssh-agent holds ({self.agent_path}); remove that file first")
         if self.exists():
             raise UsageError(f"a key already exists at {self.identity_path}; remove it first")
 
