@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import time
 from pathlib import Path
 from stat import S_ISREG
 from typing import Iterator
@@ -23,6 +24,7 @@ from pbem.util.filelock import OPEN_FLAGS, try_lock
 FILE_RE = re.compile(r"^([0-9]{4})-([A-Za-z][A-Za-z0-9_-]*)\.pbem$")  # ASCII digits: "٠٠٠٠" is no seq
 LOCK_NAME = ".pbem.lock"
 _HELD: set[Path] = set()  # the game directories whose lock this process holds
+STALE_TMP = 60.0  # seconds after which a ".tmp-*" file in a game directory is a killed writer's leftover
 
 
 def message_name(seq: int, side: str) -> str:
@@ -88,12 +90,16 @@ class GameDirectory:
             return []
         match, listed = FILE_RE.match, os.listdir(self.path)
         if self.path in _HELD:
-            # Holding the lock, any temporary file here was left by a writer
-            # that was killed before linking it: never a message, remove it.
+            # Holding the lock, a temporary file here older than STALE_TMP was
+            # left by a writer that was killed before linking it: never a
+            # message, remove it.  A younger one may be a live writer's that
+            # does not take this lock (pbem watch's journal, DIR/mail.toml).
+            stale = time.time() - STALE_TMP
             for name in listed:
                 if name.startswith(".tmp-"):
                     with contextlib.suppress(OSError):
-                        os.unlink(self.path / name)
+                        if os.stat(self.path / name).st_mtime < stale:
+                            os.unlink(self.path / name)
         names = sorted(filter(match, listed))  # by seq, then side (NNNN-SIDE)
         found: list[tuple[int, str, str, os.stat_result]] = []
         add, stat = found.append, os.stat  # one stat a file, the part that grows with the game: kept lean
