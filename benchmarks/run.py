@@ -606,6 +606,28 @@ def watch_turns(root: Path, games: int) -> None:
                f"by the other player's watch")
 
 
+def dice_latency(root: Path, rolls: int) -> None:
+    """Issue 30: a roll sent by `pbem mail --send` comes back keyed by the
+    opponent's `pbem watch` (key-rolls = "auto") and is shown by the
+    roller's watch -- both watches on a real IMAP server with IDLE, the
+    mail through a real SMTP server, all on loopback
+    (:mod:`benchmarks.latency`); against plain mail's round trip."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import latency
+
+    why = latency.available()
+    if why is not None:
+        print(f"dice latency: skipped: {why}", flush=True)
+        return
+    print(f"dice latency: {rolls} rolls through dovecot and aiosmtpd on loopback, watch on both sides", flush=True)
+    times, floor = latency.measure(root, rolls)
+    median, reference = statistics.median(times), statistics.median(floor)
+    figure("latency", "a roll: `pbem mail --send` to its result shown by the roller's watch, keyed by the "
+           "opponent's watch", f"{median:.2f} s", f"{reference:.2f} s", median / reference, "median <= 5 s",
+           median <= 5.0, f"{latency.summary(times)}; reference: plain mail's round trip, ann -> bob -> ann, "
+           f"each leg seen by IMAP IDLE ({latency.summary(floor).replace('rolls', 'round trips')})")
+
+
 # --------------------------------------------------------------------------- 7. the Ambon bot
 
 BOT_PAIRINGS = (  # (Japanese, Allied)
@@ -800,6 +822,7 @@ def report(command: str, seconds: float) -> str:
         "dice": "## Dice derivation against raw HMAC-SHA256",
         "long": "## Long games: a command works on what is new",
         "watch": "## `pbem watch`: the messages a player writes",
+        "latency": "## Dice latency by real mail: a roll keyed by the opponent's watch",
         "bot": "## The Ambon bot: whole games through the real protocol",
         "goals": "## Whole commands: timing goals at a terminal and in a pipe",
     }
@@ -878,7 +901,8 @@ def report(command: str, seconds: float) -> str:
 
 
 #: the sections ``--only`` rewrites alone, keeping the rest of the report: the title each starts with
-SPLICED = {"bot": "## The Ambon bot", "goals": "## Whole commands: timing goals"}
+SPLICED = {"bot": "## The Ambon bot", "goals": "## Whole commands: timing goals",
+           "latency": "## Dice latency by real mail"}
 
 GOALS_READING = [
     "Reading these: each figure is a whole process as a user starts it (the",
@@ -927,7 +951,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and a smaller scaling grid")
     parser.add_argument("--out", default=str(ROOT / "docs" / "performance.md"), help="report file, or - for stdout")
-    parser.add_argument("--only", choices=["start-up", "verify", "scaling", "dice", "long", "watch", "bot", "goals"],
+    parser.add_argument("--only", choices=["start-up", "verify", "scaling", "dice", "long", "watch", "latency", "bot",
+                                           "goals"],
                         help="run one section (with --out -: a quick look, not a report to keep)")
     args = parser.parse_args()
     started = time.perf_counter()
@@ -957,6 +982,8 @@ def main() -> None:
             demo_wall(Path(tmp) / "demo", 1 if args.quick else 3)
         if wanted("watch"):
             watch_turns(Path(tmp) / "watch", 2 if args.quick else 6)
+        if wanted("latency"):
+            dice_latency(Path(tmp) / "latency", 5 if args.quick else 11)
         if wanted("bot"):
             bot_games(Path(tmp) / "bot", 10 if args.quick else 50)
         if wanted("goals"):

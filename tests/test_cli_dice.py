@@ -154,9 +154,14 @@ def test_the_examples_dice_files_play_a_whole_game(started):
 
 def test_a_killed_writers_temporary_file_is_cleaned_up_by_the_next_writer(started, tmp_path):
     a, _ = started
-    stale = a.game / ".tmp-abandoned"
+    import os
+    import time
+
+    stale, young = a.game / ".tmp-abandoned", a.game / ".tmp-being-written"
     stale.write_bytes(b"half a message")
+    young.write_bytes(b"a journal pbem watch is writing now, without the game's lock")
+    os.utime(stale, (time.time() - 120, time.time() - 120))  # killed a while ago
     (tmp_path / "e.toml").write_text("")
     r = a.run("play", a.game, "--orders", tmp_path / "e.toml")
     assert r.exit_code == 0, r.output
-    assert not stale.exists()
+    assert not stale.exists() and young.exists()  # issue 30: a live writer's file is left alone

@@ -735,6 +735,10 @@ def ind_dice_game(game: IndGame) -> list[dict]:
             if order == {"type": "end"}:
                 ending = side
                 continue
+            if order.get("type") == "standing":  # the author's instruction to its machine: no effect on the game
+                need(set(order) == {"type", "key-rolls"} and order["key-rolls"] in ("auto", "off"),
+                     f"§6.5 dice.standing: {order!r}")
+                continue
             need(set(order) == {"type", "dice", "note"} and order["type"] == "roll", f"§6.5 dice.orders: {order!r}")
             need(isinstance(order["dice"], str) and isinstance(order["note"], str), "§6.5 dice.roll: mistyped")
             terms, modifier = ind_dice_expression(order["dice"], rules)
@@ -1475,6 +1479,31 @@ def test_independent_dice_game_rolls_what_pbem_rolls(demo_dirs):
     theirs = verify([directory]).replay.rolls
     flat = [(f"{r['label']}/{t}", r["key_seq"], values) for r in ours for t, values in enumerate(r["values"])]
     assert flat == [(r.label, r.key_seq, list(r.values)) for r in theirs] and flat
+
+
+def test_30_independent_dice_game_reads_a_standing_order_and_a_key_only_answer(tmp_path):
+    """§6.5 (issue 30): a key-rolls standing order and the key-only answer
+    it lets a machine write, checked from this document alone: the roll
+    the answer keys is the one pbem rolled, and the answer declares nothing."""
+    from pbem.match import session
+    from pbem.protocol.keystore import Keystore
+
+    ann, bob = (Keystore(tmp_path / f"home-{n}").load_or_create(n) for n in ("ann", "bob"))
+    a, b = tmp_path / "ann", tmp_path / "bob"
+    m0 = session.new_game(a, "dice", "first", bob.public, ann)
+    m1, _ = session.join_game(m0, b, bob, {"standing": {"key-rolls": "auto"}})
+    session.receive(a, [m1], ann)
+    m2 = session.play(a, ann, {"order": [{"type": "roll", "dice": "2d6+1", "note": "fire"}]}).path
+    session.receive(b, [m2], bob)
+    m3 = session.play(b, bob, {}).path
+    session.receive(a, [m3], ann)
+    game = ind_verify_dir(a)
+    assert game.bodies[1]["orders"] == [{"type": "standing", "key-rolls": "auto"}]
+    assert game.bodies[3]["orders"] == [] and game.bodies[3]["reveals"] == [] and game.bodies[3]["commitments"] == {}
+    ours = ind_dice_game(game)
+    theirs = session.verify([a]).replay.rolls
+    assert [(r["label"] + "/0", r["key_seq"], r["values"][0]) for r in ours] == [
+        (r.label, r.key_seq, list(r.values)) for r in theirs] and len(ours) == 1
 
 
 def test_independent_dice_game_rolls_the_worked_example():

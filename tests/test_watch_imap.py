@@ -92,3 +92,37 @@ def test_19_a_whole_ambon_game_by_imap_and_smtp_with_watch_on_both_sides(dovecot
     turns = session.load(first.game, first.identity).replay.state.turn
     print(f"\nAmbon by IMAP with watch on both sides: {total} messages, {by_hand} written by the players "
           f"({by_hand / turns:.1f} a game turn), {answered} by watch; {elapsed:.0f} s")
+
+
+def test_30_a_roll_sent_by_smtp_comes_back_keyed_by_the_opponents_watch(dovecot, smtp_server, tmp_path):
+    """Issue 30, dice at the speed of mail: ann's roll, sent by SMTP, is
+    seen by bob's watch through IMAP (IDLE), keyed there by a message that
+    declares nothing (bob's key-rolls = "auto"), sent back, and ann's watch
+    shows the result -- no human on bob's side."""
+    ann = Side(tmp_path, "ann", "first", dovecot, smtp_server)
+    bob = Side(tmp_path, "bob", "second", dovecot, smtp_server)
+    proposal = session.new_game(ann.game, "dice", "first", bob.identity.public, ann.identity)
+    joined, _ = session.join_game(proposal, bob.game, bob.identity, {"standing": {"key-rolls": "auto"}})
+    session.receive(ann.game, [joined], ann.identity)
+    outbox.remember_address(ann.game, bob.address)
+    outbox.remember_address(bob.game, ann.address)
+    watches = {side.user: side.watch() for side in (ann, bob)}
+    for w in watches.values():
+        w.run_pass()  # connected, the mailbox read: from now on IDLE says when mail comes
+    session.play(ann.game, ann.identity, {"order": [{"type": "roll", "dice": "2d6+1", "note": "fire 1"}]})
+    outbox.send(outbox.build_email(ann.game, fingerprint=ann.identity.public.fingerprint),
+                outbox.load_settings(ann.home))
+    started = time.monotonic()
+    assert bob.source.wait(10)  # IDLE: the server says the mail is there
+    report = watches["bob"].run_pass()
+    assert [Path(p).name for p in report.answered] == ["0003-second.pbem"], bob.lines
+    assert ann.source.wait(10)
+    report = watches["ann"].run_pass()
+    assert [Path(p).name for p in report.imported] == ["0003-second.pbem"], ann.lines
+    elapsed = time.monotonic() - started
+    roll = session.load(ann.game, ann.identity).replay.rolls[-1]
+    assert roll.key_seq == 2 and roll.partner_seq == 3 and not roll.provisional
+    assert any(f"your rolls: fire 1: 2d6+1 = {roll.total} (" in line for line in ann.lines), ann.lines
+    assert elapsed < 30
+    for side in (ann, bob):
+        side.source.close()

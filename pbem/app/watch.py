@@ -14,6 +14,11 @@ path (every check; nothing lost), and then, for each game:
 * otherwise it says what is awaited -- a log line, and the ``notify``
   callback (a desktop or mail notification) once per message -- and leaves
   the message to you.  It never answers a decision you did not pre-declare.
+  Each notice names the rolls whose results the arriving message made known
+  (:func:`results_text`, at most :data:`NOTICE_ROLLS` of them);
+* a proposal (message 0 of a new game) addressed to your key is kept in
+  ``PBEM_HOME/watch/proposals`` and told, with the ``pbem join`` that
+  accepts it: watch never joins a game by itself.
 
 Safe to run forever and to kill at any moment:
 
@@ -69,6 +74,10 @@ LOCK = ".pbem-watch.lock"
 BACKOFF = (5, 10, 20, 40, 80, 160, 300)  # seconds after consecutive failed passes; then 300 each
 BUSY_RETRY = 5  # seconds to the next pass after one that found a game busy (at most --interval)
 DIRECTORY = "watch"
+PROPOSALS = "proposals"  # under DIRECTORY: proposals addressed to the player, kept for ``pbem join``
+NOTICE_ROLLS = 5  # rolls named in one notice; the rest are counted
+NOTICE_ROLL_CHARS = 100  # the most of one roll's text a notice shows
+NOTICE_EVENTS = 5  # events named in the line of an answer written by watch; the rest are counted
 
 
 class Source(Protocol):
@@ -104,6 +113,54 @@ def decisions_of(match: Any, *, close: bool = True) -> tuple[str, ...]:
     closing = bool(match.transcript.secrets) or match.replay.over or contract.is_ending(match.game, state)
     found = contract.decisions_for(match.game, state, match.player.side, closing=closing)
     return found if found or not closing or close else CLOSING
+
+
+def rolls_of(match: Any, seq: int) -> list[Any]:
+    """The rolls whose results message ``seq`` made known to ``match``'s
+    player, oldest first (:class:`pbem.match.replay.DeclaredRoll`): those it
+    completed (keyed by message ``seq - 1``) and, for its recipient, those
+    keyed by it (computed on receipt, provisional until the reply,
+    docs/protocol.md §6.3).  Read from the end of the replay's rolls."""
+    from pbem.match.replay import declared_rolls
+
+    return declared_rolls(match.replay.rolls.since(lambda r: r.key_seq >= seq - 1))
+
+
+def _clipped(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
+
+
+def roll_text(roll: Any) -> str:
+    """One roll as a notice names it: ``fire 1: 2d6+1 = 9 (4 + 4 + 1)``
+    (purpose, expression, total, then the dice as the game writes them)."""
+    head = f"{roll.purpose}: {roll.expression}" if roll.purpose else roll.expression
+    result = roll.result()
+    tail = f" = {roll.total}"
+    if roll.total is not None and result.endswith(tail):
+        return _clipped(f"{head} = {roll.total} ({result.removesuffix(tail)})", NOTICE_ROLL_CHARS)
+    return _clipped(f"{head} = {result}", NOTICE_ROLL_CHARS)
+
+
+def results_text(rolls: list[Any], me: str, where: str) -> str:
+    """``rolls`` as a notice lists them -- the player's own first, then the
+    opponent's, each side's together -- at most :data:`NOTICE_ROLLS`, the
+    rest counted (``pbem log`` shows them all): ``"your rolls: fire 1: 2d6+1
+    = 9 (4 + 4 + 1); second's rolls: ..."``; empty without rolls."""
+    if not rolls:
+        return ""
+    ordered = sorted(rolls, key=lambda r: r.author != me)  # stable: each side's in the order declared
+    shown = ordered[:NOTICE_ROLLS]
+    parts: list[str] = []
+    for author in dict.fromkeys(r.author for r in shown):
+        mine = [roll_text(r) for r in shown if r.author == author]
+        parts.append(("your rolls: " if author == me else f"{author}'s rolls: ") + "; ".join(mine))
+    more = len(rolls) - len(shown)
+    return "; ".join(parts) + (f" (and {more} more: pbem log {where})" if more else "")
+
+
+def _bounded(items: list[str], limit: int) -> str:
+    more = len(items) - limit
+    return "; ".join(items[:limit]) + (f" (and {more} more)" if more > 0 else "")
 
 
 def now() -> str:
@@ -249,6 +306,7 @@ class PassReport:
     errors: list[str] = field(default_factory=list)  # mail servers, sending: retried
     refused: list[str] = field(default_factory=list)  # turn files that failed verification: evidence kept
     busy: list[str] = field(default_factory=list)  # game directories another pbem process held: tried again
+    proposals: list[str] = field(default_factory=list)  # proposals addressed to the player, kept for pbem join
 
 
 def _same_email(kept: Path, outgoing: Any) -> bool:
@@ -278,9 +336,10 @@ class Watch:
 
     def __init__(self, home: Path, identity: Any, directories: list[Path], source: Source, sending: Sending, *,
                  log: Callable[[str], None] = print, notify: Callable[[str], None] | None = None,
-                 close: bool = False):
+                 close: bool = False, discover: Callable[[], list[Path]] | None = None):
         self.home, self.identity, self.source, self.sending = Path(home), identity, source, sending
         self.directories = [Path(d) for d in directories]
+        self.discover = discover  # the games of the keystore, asked each pass: a game joined meanwhile is watched
         self.spool = Spool(self.home, source.name)
         self._log, self.notify = log, notify
         self.connected = False
@@ -332,9 +391,13 @@ class Watch:
             self.log(f"{self.source.name}: {err}")
 
     def _games(self) -> dict[str, Path]:
-        """game id -> directory, for every watched directory holding a game."""
+        """game id -> directory, for every watched directory holding a game
+        (and, with ``discover``, every game the keystore knows of now)."""
         found: dict[str, Path] = {}
-        for directory in self.directories:
+        directories = list(self.directories)
+        if self.discover is not None:
+            directories += [d for d in self.discover() if d not in directories]
+        for directory in directories:
             files = GameDirectory(directory).message_files()
             if not files:
                 continue
@@ -375,8 +438,9 @@ class Watch:
                 for game_id in dict.fromkeys(item.message.game for item in found):
                     directory = games.get(game_id)
                     if directory is None:
-                        self.log(f"mail {path.name}: a turn file of game {game_id[:12]}..., not one watched here; "
-                                 f"left alone")
+                        if not any(self._proposal(item, report) for item in found if item.message.game == game_id):
+                            self.log(f"mail {path.name}: a turn file of game {game_id[:12]}..., not one watched "
+                                     f"here; left alone")
                         continue
                     if str(directory) in report.busy:  # it stays busy this pass: the mail waits
                         waiting = True
@@ -393,6 +457,45 @@ class Watch:
                         self.log(f"mail {path.name}: no pbem turn file in it; dropped")
                 if path.exists() and not waiting:
                     path.unlink()
+
+    def _proposal(self, found: Any, report: PassReport) -> bool:
+        """Whether ``found`` (a turn file of a game not watched here) is a
+        proposal addressed to the player: message 0, verified (the
+        proposer's signature, its setup), naming the player's key for the
+        other side.  A new one is kept in ``PBEM_HOME/watch/proposals`` and
+        told once, with the ``pbem join`` that accepts it; watch never
+        joins by itself -- the terms, the opponent's key and the directory
+        are the player's to accept."""
+        from pbem.match.session import build_transcript
+
+        msg = found.message
+        try:
+            if msg.seq != 0:
+                return False
+            transcript = build_transcript([msg])
+        except PbemError:
+            return False
+        proposer = msg.side
+        mine = transcript.side_for_key(self.identity.public.fingerprint)
+        if mine is None or mine == proposer:
+            return False
+        game_id = transcript.game
+        if any((self.home / folder / game_id).exists() for folder in ("joined", "places")):
+            return True  # joined (or proposed) here already: nothing new
+        kept = self.spool.root / PROPOSALS / f"{game_id}-0000-{proposer}.pbem"
+        if kept.exists():
+            return True  # told already
+        replace(kept, msg.armored().encode("utf-8"), parents=True, mode=0o600)
+        report.proposals.append(str(kept))
+        key = transcript.keys[proposer]
+        name = f"{key.comment} " if key.comment else ""
+        module = transcript.setup.get("module", "?")
+        how = f"pbem join {kept} --dir DIR"
+        self.log(f"a proposal addressed to you: a {module} game ({game_id[:12]}...) from {name}({key.fingerprint}), "
+                 f"{proposer} against your {mine}; watch never joins by itself -- to accept it: {how} (DIR: a new "
+                 f"directory for the game), then pbem mail DIR --to THEIR-ADDRESS --send")
+        self._tell(f"pbem: {name}proposes a {module} game to you (you would play {mine}): {how}")
+        return True
 
     def _receive(self, directory: Path, path: Path, report: PassReport) -> tuple[bool, bool] | None:
         """Import ``path``'s turn files of the game in ``directory``: (any
@@ -455,18 +558,29 @@ class Watch:
             journal.answering = journal.pending = None
             journal.save(directory, self.journal_key)
         seq = len(transcript)
-        if len(transcript.secrets) == len(transcript.sides) or transcript.side_of(seq) != me:
+        closed = len(transcript.secrets) == len(transcript.sides)
+        if closed or transcript.side_of(seq) != me:
+            if closed and journal.notified != seq and transcript.messages[seq - 1].side != me:
+                results = results_text(rolls_of(match, seq - 1), me, str(directory))
+                if results:  # the closing reply completed rolls: told once
+                    self.log(f"{directory}: the game is closed; {results}")
+                    self._tell(f"pbem: {directory}: the game is closed; {results}")
+                    journal.notified = seq
+                    journal.save(directory, self.journal_key)
             return  # the game is closed, or the opponent's move
         owed = decisions_of(match, close=self.close)
         if owed:
             what = "; ".join(owed)
             report.awaiting.append(f"{directory}: {what}")
             if journal.notified != seq:
-                self.log(f"{directory}: message {seq:04d} is yours to write: {what} (pbem orders {directory})")
-                self._tell(f"pbem: your move in {directory}: {what}")
+                results = results_text(rolls_of(match, seq - 1), me, str(directory)) if seq else ""
+                also = f"; {results}" if results else ""
+                self.log(f"{directory}: message {seq:04d} is yours to write: {what} (pbem orders {directory}){also}")
+                self._tell(f"pbem: your move in {directory}: {what}{also}")
                 journal.notified = seq
                 journal.save(directory, self.journal_key)
             return
+        completed = [r for r in rolls_of(match, seq - 1) if r.key_seq < seq - 1] if seq else []
         journal.answering = seq
         journal.save(directory, self.journal_key)  # before the message exists: after a crash, the journal says whose it was
         try:
@@ -475,8 +589,10 @@ class Watch:
             journal.answering = None
             journal.save(directory, self.journal_key)
             raise
-        said = "; ".join(e.sentence() for e in played.events) or "keys the dice"
-        self.log(f"{directory}: wrote {played.path.name} (no decision of yours: {said})")
+        said = _bounded([e.sentence() for e in played.events], NOTICE_EVENTS) or "keys the dice"
+        results = results_text(completed, me, str(directory))
+        self.log(f"{directory}: wrote {played.path.name} (no decision of yours: {said})"
+                 + (f"; {results}" if results else ""))
         self._send(directory, seq, journal, report)
 
     def _send(self, directory: Path, seq: int, journal: Journal, report: PassReport, *, again: bool = False) -> None:
@@ -562,4 +678,5 @@ class Watch:
             self.source.close()
 
 
-__all__ = ["BACKOFF", "BUSY_RETRY", "Journal", "PassReport", "Sending", "Spool", "Watch", "game_lock"]
+__all__ = ["BACKOFF", "BUSY_RETRY", "Journal", "PassReport", "Sending", "Spool", "Watch", "game_lock", "results_text",
+           "rolls_of"]

@@ -51,7 +51,9 @@ def notifier(command: str | None):
               help="ssl (the default), starttls, or none (this machine only).")
 @click.option("--imap-cafile", type=click.Path(exists=True, dir_okay=False), help="Also trust this CA certificate.")
 @click.option("--dir", "directories", multiple=True, type=click.Path(exists=True, file_okay=False),
-              shell_complete=complete.game_directories, help="Watch this game (repeatable; default: every game of your key that pbem knows of).")
+              shell_complete=complete.game_directories,
+              help="Watch this game (repeatable; default: every game of your key that pbem knows of, a game joined "
+                   "meanwhile included).")
 @click.option("--since", type=click.DateTime(formats=["%Y-%m-%d"]), metavar="YYYY-MM-DD",
               help="Read mail that arrived from this day on (default: the last 30 days).")
 @click.option("--once", is_flag=True, help="One pass, then exit (for cron): status 1 if a turn file was refused, 2 on mail "
@@ -62,8 +64,8 @@ def notifier(command: str | None):
 @click.option("--interval", type=click.FloatRange(min=1), default=60.0, show_default=True,
               help="Seconds between looks at the mailbox (IMAP IDLE answers at once where the server has it).")
 @click.option("--notify", "notify_command", metavar="COMMAND",
-              help="Run COMMAND with the text as its last argument when a message is yours to write, "
-                   "e.g. \"notify-send pbem\".")
+              help="Run COMMAND with the text as its last argument when a message is yours to write (with the "
+                   "rolls it made known) or a game is proposed to you, e.g. \"notify-send pbem\".")
 @handles_errors
 def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, imap_user: str | None,
           imap_folder: str | None, imap_security: str | None, imap_cafile: str | None, directories: tuple[str, ...],
@@ -75,7 +77,11 @@ def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, ima
     -- write it, sign it and send it by SMTP (the [smtp] table of
     PBEM_HOME/mail.toml; the password from PBEM_SMTP_PASSWORD or its
     password_command).  Any other message is left to
-    you: a line says what is awaited (and --notify tells you).
+    you: a line says what is awaited and the rolls the opponent's message
+    made known (and --notify tells you).  With `[standing] key-rolls =
+    "auto"` in a dice or ASL game, a message whose only need is keying
+    the opponent's rolls is answered by itself.  A proposal addressed to
+    you is told with the `pbem join` that accepts it; watch never joins.
 
     Safe to stop at any moment: mail is spooled before it is marked seen,
     and an answer is recorded before it is written and before it is sent,
@@ -127,9 +133,8 @@ def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, ima
     from pbem.render.literal import visible  # a log line may name an email's sender or subject
 
     identity = load_identity()
-    games = [Path(d) for d in directories] or [p for p in keystore().game_places() if p.is_dir()]
-    if not games:
-        raise UsageError("no game to watch: give --dir DIR (pbem knows the games you start or join with this key)")
+    games = [Path(d) for d in directories]
+    discover = None if games else (lambda: [p for p in keystore().game_places() if p.is_dir()])
     settings = outbox.load_settings(home)
     password: str | None = None
     if settings.user:
@@ -137,8 +142,15 @@ def watch(maildir: str | None, imap_host: str | None, imap_port: int | None, ima
                           where=f"password_command of [smtp] in {home / outbox.HOME_MAIL}")
     session = watching.Watch(home, identity, games, source, watching.Sending(settings, password),
                              log=lambda line: click.echo(visible(line, newlines=True)), notify=notifier(notify_command),
-                             close=close)
-    click.echo(f"{watching.now()} watching {source.name} for {len(games)} game(s); Ctrl-C stops")
+                             close=close, discover=discover)
+    count = len(games) if discover is None else len(discover())
+    if count:
+        click.echo(f"{watching.now()} watching {source.name} for {count} game(s) and for proposals to you; "
+                   f"Ctrl-C stops")
+    else:  # a player waiting for their first game: a proposal addressed to them is told, never joined
+        click.echo(f"{watching.now()} watching {source.name}: no game yet (pbem knows the games you start or join "
+                   f"with this key, or give --dir DIR); a proposal addressed to you is told with the pbem join "
+                   f"that accepts it; Ctrl-C stops")
     if not settings.host:
         click.echo(f"{watching.now()} no SMTP host (host in the [smtp] table of {home / outbox.HOME_MAIL}): answers "
                    f"are written to DIR/outbox but cannot be sent until it is set")

@@ -12,7 +12,7 @@ the pre-declared reply, which the game maps onto the options open then.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, ClassVar, Iterable, Mapping
 
 from pbem.errors import InputError
 
@@ -59,3 +59,71 @@ def parse(document: Mapping[str, Any], kinds: Mapping[str, tuple[str, ...] | Non
             )
         out[kind] = value
     return out
+
+
+# --------------------------------------------------------------------------- key-rolls: keying answered by the machine
+
+KEY_ROLLS = "key-rolls"
+#: ``[standing] key-rolls = "auto"``: the side's machine (``pbem watch``) answers, by itself and at once, an
+#: opponent's message that needs keying with a message that declares nothing; ``"off"`` (the default) leaves
+#: every such answer to the player.
+KEY_ROLLS_ANSWERS = ("auto", "off")
+
+
+def needs_keying(awaited: Iterable[Any], seq: int) -> bool:
+    """Whether message ``seq`` *needs keying*: dice are due keyed by it
+    (``DiceDue.key_seq == seq``, docs/protocol.md §6.3), so that its author
+    learns them only from the reply, whose chain value completes their key.
+
+    Asked at the end of message ``seq`` (``awaited``: what the game awaits
+    then).  A message that declares no roll needs none, and a key-only answer
+    declares nothing -- no order, note or reveal -- so it never needs
+    keying: a side whose machine keys rolls by itself never answers one,
+    and two such sides stop after one answer instead of keying each
+    other's empty messages for ever."""
+    from pbem.engine.machine import DiceDue
+
+    return any(isinstance(a, DiceDue) and a.key_seq == seq for a in awaited)
+
+
+class KeysRolls:
+    """The ``key-rolls`` standing instruction for a game whose rolls are all
+    declared by orders (dice, ASL): parsed from ``[standing]``, carried as a
+    public order ``{"type": "standing", "key-rolls": "auto"}`` (so the
+    opponent reads it, and only its author's signed message can set it),
+    and read by the game's ``decisions``.  The state has ``standing`` (a
+    :class:`StandingTable`) and ``keying`` (the last message needs keying);
+    ``standing_rule`` is the rule the events and errors cite."""
+
+    standing_rule: ClassVar[str]
+
+    def standing_order(self, document: Mapping[str, Any]) -> dict[str, str] | None:
+        """The public order of ``document``'s ``[standing]`` table, or None."""
+        instructions = parse(document, {KEY_ROLLS: KEY_ROLLS_ANSWERS})
+        return {"type": "standing", **instructions} if instructions else None
+
+    def _standing(self, state: Any, side: str, order: Mapping[str, Any]) -> tuple[Any, list[Any]]:
+        from pbem.engine.machine import Event, illegal, replace
+
+        if set(order) != {"type", KEY_ROLLS} or order[KEY_ROLLS] not in KEY_ROLLS_ANSWERS:
+            raise illegal(self.standing_rule, f"a standing order is {{\"type\": \"standing\", \"{KEY_ROLLS}\": "
+                                              f"\"auto\" or \"off\"}}, not {dict(order)!r}")
+        value = order[KEY_ROLLS]
+        said = ("its machine keys the opponent's rolls by itself, with a message that declares nothing"
+                if value == "auto" else "the opponent's rolls are keyed by its own messages")
+        event = Event(self.standing_rule, f"{side} standing instruction: {KEY_ROLLS} = {value} ({said})",
+                      {KEY_ROLLS: value})
+        return replace(state, standing=state.standing.updated(side, {KEY_ROLLS: value})), [event]
+
+    def _keying(self, state: Any, seq: int, awaited: Iterable[Any]) -> Any:
+        """``state`` at the end of message ``seq``: whether it needs keying (:func:`needs_keying`)."""
+        from pbem.engine.machine import replace
+
+        keying = needs_keying(awaited, seq)
+        return state if keying == state.keying else replace(state, keying=keying)
+
+    @staticmethod
+    def keys_by_itself(state: Any, side: str) -> bool:
+        """Whether ``side``'s next message decides nothing: the last message
+        (the opponent's) needs keying and ``side`` told its machine to key it."""
+        return bool(state.keying) and state.standing.get(side, KEY_ROLLS) == "auto"

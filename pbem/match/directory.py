@@ -13,6 +13,7 @@ import contextlib
 import operator
 import os
 import re
+import time
 from functools import partial
 from pathlib import Path
 from stat import S_ISREG
@@ -27,6 +28,7 @@ LOCK_NAME = ".pbem.lock"
 _MODE, _SIZE = operator.attrgetter("st_mode"), operator.attrgetter("st_size")
 _SEQ = operator.itemgetter(slice(0, 4))
 _HELD: set[Path] = set()  # the game directories whose lock this process holds
+STALE_TMP = 60.0  # seconds after which a ".tmp-*" file in a game directory is a killed writer's leftover
 
 
 def message_name(seq: int, side: str) -> str:
@@ -107,12 +109,16 @@ class GameDirectory:
             return []
         match, listed = FILE_RE.match, os.listdir(self.path)
         if self.path in _HELD:
-            # Holding the lock, any temporary file here was left by a writer
-            # that was killed before linking it: never a message, remove it.
+            # Holding the lock, a temporary file here older than STALE_TMP was
+            # left by a writer that was killed before linking it: never a
+            # message, remove it.  A younger one may be a live writer's that
+            # does not take this lock (pbem watch's journal, DIR/mail.toml).
+            stale = time.time() - STALE_TMP
             for name in listed:
                 if name.startswith(".tmp-"):
                     with contextlib.suppress(OSError):
-                        os.unlink(self.path / name)
+                        if os.stat(self.path / name).st_mtime < stale:
+                            os.unlink(self.path / name)
         names = sorted(filter(match, listed))  # by seq, then side (NNNN-SIDE)
         fd = os.open(self.path, os.O_RDONLY)
         try:  # one stat a file, the part that grows with the game: kept to C-level maps

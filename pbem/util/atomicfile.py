@@ -2,7 +2,8 @@
 directory, flushed (and, when durability matters, synced), then renamed over
 the target.  Readers see the old file or the new one, never a part; a killed
 writer leaves at most a ``.tmp-*`` file, which the game directory's next
-writer removes.  (Message files are never replaced: see
+writer removes once it is a minute old (a younger one may be a live
+writer's).  (Message files are never replaced: see
 :func:`pbem.match.directory.atomic_create`.)"""
 
 from __future__ import annotations

@@ -23,6 +23,10 @@ sections of pbem/games/asl/README.md are the rule ids ``asl.*``)::
     type = "dare-death" squad = "C"  purpose = "CC in X2"          8.5.2: reveal C's designation
     type = "end"                                                   (asl.end)
 
+and a ``[standing]`` table, ``key-rolls = "auto"`` (or ``"off"``, the
+default): the side's ``pbem watch`` keys the opponent's DR and dr by itself
+(asl.standing, :class:`pbem.engine.standing.KeysRolls`).
+
 A squad's Dare-Death designation is revealed when it goes Berserk, or when
 its owner claims it with a ``dare-death`` order (8.5.2's CC benefits hold
 whether Berserk or not): either order makes the reveal due, and the owner's
@@ -53,6 +57,7 @@ from pbem.engine.machine import (
     replace,
 )
 from pbem.engine import notes
+from pbem.engine.standing import KeysRolls, StandingTable
 from pbem.engine.history import History
 from pbem.engine.later import dice_due, match_roll
 from pbem.engine.orders import typed_orders
@@ -157,6 +162,8 @@ class AslState:
     declared: tuple[Declared, ...] = ()
     owed: tuple[Owed, ...] = ()
     ending_by: str | None = None
+    standing: StandingTable = StandingTable()  # each side's key-rolls (asl.standing)
+    keying: bool = False  # the last message needs keying (pbem.engine.standing.needs_keying)
 
     @property
     def rolls(self) -> tuple[Roll, ...]:
@@ -190,12 +197,13 @@ def _int(order: Mapping[str, Any], name: str, where: str) -> int:
     return value
 
 
-class AslGame(notes.EndedByOrder, Dispatching):
+class AslGame(notes.EndedByOrder, KeysRolls, Dispatching):
     """The ASL assistant: verifiable DR/dr, sealed Dare-Death designations,
     Berserk and Human Wave checks (sides ``allied``, ``axis``)."""
 
     name: ClassVar[str] = "asl"
     end_rule: ClassVar[str] = "asl.end"
+    standing_rule: ClassVar[str] = "asl.standing"
     version: ClassVar[str] = "2"  # 2: the audit fixes of 2026-11-29 (dare-death order, RF dates, HS check)
     sides: ClassVar[tuple[str, str]] = (ALLIED, AXIS)
 
@@ -228,7 +236,10 @@ class AslGame(notes.EndedByOrder, Dispatching):
         seals: dict[str, str] = {}
         reveals: list[str] = []
         ends = False
-        for number, kind, order in typed_orders(document, ORDER_FIELDS, top_level=("order", "position")):
+        standing = self.standing_order(document)
+        if standing is not None:
+            public.append(standing)
+        for number, kind, order in typed_orders(document, ORDER_FIELDS, top_level=("order", "position", "standing")):
             required, optional = ORDER_FIELDS[kind]
             where = f"order {number} ({kind})"
             extra = sorted(set(order) - {"type", *required, *optional})
@@ -336,6 +347,8 @@ class AslGame(notes.EndedByOrder, Dispatching):
                 return self._dare_death(state, action)
             if kind == "end" and set(order) == {"type"}:
                 return self._end(state, side)
+            if kind == "standing":
+                return self._standing(state, side, order)
         except InputError as err:  # a malformed public order in a received file
             raise illegal("asl.orders", f"order {action.index} in message {action.seq:04d}: {err}") from err
         except (KeyError, TypeError, ValueError) as err:
@@ -573,9 +586,20 @@ class AslGame(notes.EndedByOrder, Dispatching):
                  and s.slot.startswith(dare_death.SLOT_PREFIX) and (setup is None or setup.seq != action.seq)]
         if stray:
             raise illegal("8.5.2", f"Dare-Death designations are sealed only with the setup (8.5.2: \"during setup\"): {', '.join(stray)}")
-        return self._closed(state, action.side)
+        return self._closed(self._keying(state, action.seq, self.awaiting(state)), action.side)
 
     # ------------------------------------------------------------------ queries
+
+    def decisions(self, state: AslState, side: str) -> tuple[str, ...]:
+        """pbem does not keep the ASL position, so every message is the
+        player's (pbem watch writes only the closing one) -- but the answer
+        to a message that needs keying, when the player's ``key-rolls =
+        "auto"`` leaves it to their machine: it keys the DR and dr and
+        declares nothing (asl.standing)."""
+        if self.keys_by_itself(state, side):
+            return ()
+        return ("your orders: DR and dr, Berserk and Human Wave declarations, Dare-Death claims, notes, or the end "
+                "(asl.DR, asl.dr, 8.5.1, 8.5.2, asl.seal, asl.end)",)
 
     def awaiting(self, state: AslState) -> tuple[Any, ...]:
         due: list[Any] = [RevealDue(o.side, o.slot, o.rule) for o in state.owed]

@@ -9,6 +9,10 @@ Orders (TOML ``[[order]]`` tables with a ``type``):
 ``reveal`` ``slot = "ambush"`` (dice.reveal)
 ``end``    ends the game; the opponent's reply closes it (dice.end)
 
+and a ``[standing]`` table, ``key-rolls = "auto"`` (or ``"off"``, the
+default): the side's ``pbem watch`` keys the opponent's rolls by itself
+(dice.standing, :class:`pbem.engine.standing.KeysRolls`).
+
 The wire format of its orders and the grammar of its dice are in
 docs/protocol.md 6.5; rule ids cited in errors name the order kinds above.
 """
@@ -34,6 +38,7 @@ from pbem.engine.machine import (
     replace,
 )
 from pbem.engine import notes
+from pbem.engine.standing import KeysRolls, StandingTable
 from pbem.engine.later import dice_due, match_roll
 from pbem.engine.orders import typed_orders
 from pbem.errors import InputError
@@ -89,6 +94,8 @@ class DiceState:
     ending_by: str | None = None
     over: bool = False
     orders_in_message: int = 0
+    standing: StandingTable = StandingTable()  # each side's key-rolls (dice.standing)
+    keying: bool = False  # the last message needs keying (pbem.engine.standing.needs_keying)
 
 
 def _text(order: Mapping[str, Any], name: str, where: str, limit: int, *, required: bool = True) -> str:
@@ -155,7 +162,7 @@ def side_names(options: Mapping[str, Any]) -> tuple[str, str]:
     return given[0], given[1]
 
 
-class DiceGame(notes.EndedByOrder, Dispatching):
+class DiceGame(notes.EndedByOrder, KeysRolls, Dispatching):
     """Declared, verifiable rolls and sealed notes (sides ``first``,
     ``second`` unless message 0 names others).
 
@@ -166,6 +173,7 @@ class DiceGame(notes.EndedByOrder, Dispatching):
 
     name: ClassVar[str] = "dice"
     end_rule: ClassVar[str] = "dice.end"
+    standing_rule: ClassVar[str] = "dice.standing"
     version: str
     sides: tuple[str, str]
 
@@ -195,7 +203,12 @@ class DiceGame(notes.EndedByOrder, Dispatching):
 
     def decisions(self, state: Any, side: str) -> tuple[str, ...]:
         """Every message may declare rolls, seal or reveal notes, or end the
-        game: each one is the player's (pbem watch writes only the closing one)."""
+        game: each one is the player's (pbem watch writes only the closing
+        one) -- but the answer to a message that needs keying, when the
+        player's ``key-rolls = "auto"`` leaves it to their machine: it keys
+        the dice and declares nothing (dice.standing)."""
+        if self.keys_by_itself(state, side):
+            return ()
         return ("your rolls, notes and reveals, or the end (dice.roll, dice.seal, dice.reveal, dice.end)",)
 
     def initial_state(self, setup: Mapping[str, Any]) -> DiceState:
@@ -215,7 +228,10 @@ class DiceGame(notes.EndedByOrder, Dispatching):
         seals: dict[str, str] = {}
         reveals: list[str] = []
         ends = False
-        for number, kind, order in typed_orders(document, ORDER_FIELDS):
+        standing = self.standing_order(document)
+        if standing is not None:
+            public.append(standing)
+        for number, kind, order in typed_orders(document, ORDER_FIELDS, top_level=("order", "standing")):
             where = f"order {number}"
             extra = set(order) - ORDER_FIELDS[kind]
             if extra:
@@ -259,6 +275,8 @@ class DiceGame(notes.EndedByOrder, Dispatching):
             return replace(state, pending=state.pending + (roll,)), [event]
         if kind == "end" and set(order) == ORDER_FIELDS["end"]:
             return self._end(state, action.side)
+        if kind == "standing":
+            return self._standing(state, action.side, order)
         raise illegal("dice.orders", f"order {action.index} in message {action.seq:04d} is not a valid dice order: {dict(order)!r}")
 
     def _rolled(self, state: DiceState, action: DiceRolled) -> tuple[DiceState, list[Event]]:
@@ -308,7 +326,7 @@ class DiceGame(notes.EndedByOrder, Dispatching):
         return replace(state, notes=opened), [event]
 
     def _message_end(self, state: DiceState, action: MessageEnd) -> tuple[DiceState, list[Event]]:
-        return self._closed(state, action.side)
+        return self._closed(self._keying(state, action.seq, self.awaiting(state)), action.side)
 
     # ------------------------------------------------------------------ queries
 
