@@ -340,6 +340,8 @@ def ask_orders(match: Any, prompt: Any = click.prompt, say: Any = click.echo) ->
     orders: list[dict[str, Any]] = []
     document: dict[str, Any] = {"order": orders}
     kinds = ["setup", "DR", "dr", "berserk", "human-wave", "dare-death", "seal", "reveal", "end", "done"]
+    if getattr(game, "stamps_rolls", False):
+        kinds.insert(1, "phase")
     say("Orders: " + ", ".join(kinds[:-1]) + "; 'done' sends the message.  (pbem orders DIR writes the same as a file.)")
     while True:
         kind = prompt("order", type=click.Choice(kinds), default="done")
@@ -362,6 +364,10 @@ def ask_orders(match: Any, prompt: Any = click.prompt, say: Any = click.echo) ->
             drm = prompt("drm", type=int, default=0)
             if drm:
                 order["drm"] = drm
+            if getattr(game, "stamps_rolls", False):
+                _ask_when(order, match.replay.state.clock, game.sides, prompt, optional=True)
+        elif kind == "phase":
+            _ask_when(order, match.replay.state.clock, game.sides, prompt, optional=False)
         elif kind in ("berserk", "human-wave"):
             if "position" not in document:
                 path = prompt("position file (TOML with a [position] table, as in examples/asl/)",
@@ -408,6 +414,26 @@ def ask_orders(match: Any, prompt: Any = click.prompt, say: Any = click.echo) ->
         if kind == "end":
             break
     return document
+
+
+def _ask_when(order: dict[str, Any], now: Any, sides: tuple[str, ...], prompt: Any, *, optional: bool) -> None:
+    """Ask the turn record's point (asl.phase) into ``order``: for a roll,
+    an empty phase keeps the game's current one (``now``) when it has one."""
+    from pbem.games.asl.clock import ORDER
+
+    if now is not None and optional:
+        phase = prompt(f"phase ({', '.join(ORDER)}; empty: the game's, {now.short()})", default="", show_default=False)
+        if not phase:
+            return
+    else:
+        phase = prompt(f"phase ({', '.join(ORDER)})")
+    order["phase"] = phase
+    order["player_turn"] = prompt("whose Player Turn", type=click.Choice(list(sides)),
+                                  default=now.player_turn if now is not None else None)
+    turn = prompt("Game Turn (empty: " + (f"{now.turn}, or the next" if now is not None and now.turn else "not kept")
+                  + ")", default="", show_default=False)
+    if turn:
+        order["turn"] = int(turn) if turn.strip().isdigit() else turn
 
 
 # --------------------------------------------------------------------------- pbem demo asl
