@@ -6,6 +6,7 @@
     pbem asl check-berserk POSITION.toml          8.5.2 / Berserk box against a described position
     pbem asl human-wave POSITION.toml             8.5.1 against a described position
     pbem asl charge POSITION.toml --unit A --target J [--route "Y1 Y2 X2"]
+    pbem asl stats DIR                            each player's DR/dr distribution in a game
 
 Library modules are imported inside the commands, so ``pbem --help`` stays fast.
 """
@@ -305,6 +306,40 @@ def charge(position_path: str, unit: str, target: str, route: str | None) -> Non
         _echo(result.sentence())
         if not result.ok:
             raise _ClickError("not a shortest Charge route", IllegalOrderError.exit_code)
+
+
+@asl.command("stats")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@click.option("--spectator", is_flag=True, help="Without your key: what anyone holding the files sees.")
+@_handles_errors
+def stats(directory: str, as_json: bool, spectator: bool) -> None:
+    """Each player's DR and dr in an ASL game: count, mean, distribution.
+
+    A DR counts as its Original DR (both dice, no DRM): its 2..12
+    histogram with the share expected of fair dice, doubles, snake eyes
+    (1-1) and boxcars (6-6); a dr its die, 1..6.  Rolls awaiting their
+    dice are not counted.
+
+    Example: pbem asl stats games/asl-bob
+    """
+    from pbem.cli.base import viewer_identity
+    from pbem.errors import UsageError
+    from pbem.games.asl import stats as asl_stats
+    from pbem.match import session
+
+    match = session.load_view(directory, None if spectator else viewer_identity())
+    if match.game.name != "asl":
+        raise UsageError(f"pbem asl stats: {directory} holds a {match.game.name} game, not an asl game "
+                         f"(pbem log {directory} lists its rolls)")
+    view = match.view()
+    you = match.player.side if match.player else None
+    if as_json:
+        _emit({"game": match.transcript.game, "module_version": match.game.version, "you": you,
+               "messages": len(match.transcript), **asl_stats.stats(view, match.game.sides)})
+        return
+    for line in asl_stats.report(view, match.game.sides, you):
+        _echo(line)
 
 
 def register(main: click.Group) -> None:
