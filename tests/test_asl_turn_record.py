@@ -195,6 +195,8 @@ def test_asl_stats_counts_each_players_DR_and_dr(asl_game, tmp_path):
     assert "axis (you):\n  20 DR, Original DR mean" in text and "snake eyes" in text and "boxcars" in text
     assert max(map(len, text.splitlines())) <= 80
     assert "1 more declared, awaiting their dice (not counted)" in bob.run("asl", "stats", bob.game).output
+    listed = json.loads(ann.run("status", ann.game, "--json").output)["games"][0]
+    assert (listed["turn"], listed["phase"]) == (None, "axis MPh")  # where the turn record stands
 
 
 def test_asl_stats_refuses_another_game(started):

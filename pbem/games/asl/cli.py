@@ -52,6 +52,8 @@ def asl() -> None:
     pbem does not see the board: a POSITION file states the units, leaders,
     markers, hexes, LOS and MF the checks need (examples/asl/ has one).
 
+    In a game, pbem asl stats DIR counts each player's DR and dr.
+
     Example: pbem asl check-berserk examples/asl/dare-death-example.toml
     """
 

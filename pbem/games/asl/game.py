@@ -779,6 +779,9 @@ class AslGame(notes.EndedByOrder, Dispatching):
             "declared": declared,
             "owed": [{"side": o.side, "slot": o.slot, "rule": o.rule, "why": o.why} for o in state.owed],
             "clock": state.clock.to_json() if state.clock is not None else None,
+            # what `pbem status` lists: the Game Turn (if kept), the Player Turn and phase
+            "turn": state.clock.turn if state.clock is not None else None,
+            "phase": f"{state.clock.player_turn} {state.clock.phase}" if state.clock is not None else None,
             "module_version": self.version,
             "ending_by": state.ending_by,
             "over": state.over,
