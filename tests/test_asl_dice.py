@@ -16,18 +16,20 @@ from pbem.games.asl import GAME
 GAME_NAME = "pbem.games.asl:GAME"
 
 
-def declared(kind: str, purpose: str = "1MC for A", drm: int = 0, seq: int = 4):
-    parsed = GAME.parse_orders({"order": [{"type": kind, "purpose": purpose, "drm": drm}]}, "allied")
+def declared(kind: str, purpose: str = "1MC for A", drm: int = 0, seq: int = 4, **when):
+    when = when or {"phase": "MPh", "player_turn": "axis", "turn": 2}
+    parsed = GAME.parse_orders({"order": [{"type": kind, "purpose": purpose, "drm": drm, **when}]}, "allied")
     state, events = GAME.apply(GAME.initial_state({}), Ordered("allied", seq, 0, dict(parsed.public[0])))
     return state, events
 
 
 def test_asl_DR_is_two_d6_keyed_by_the_declaring_message():
     state, events = declared("DR", drm=1)
-    assert GAME.awaiting(state) == (DiceDue("4.0", 2, 6, 4, "DR: 1MC for A"),)
-    assert "keyed by message 0004, resolved when the reply arrives" in events[0].text
+    assert GAME.awaiting(state) == (DiceDue("4.0", 2, 6, 4, "DR T2 axis MPh: 1MC for A"),)
+    assert "keyed by message 0004, resolved when the reply arrives" in events[-1].text
     state, events = GAME.apply(state, DiceRolled("4.0", (4, 5)))
-    assert events[0].text == "allied's DR for '1MC for A': DR 9 (colored 4, white 5); +1 DRM: final 10 (keyed by message 0004)"
+    assert events[0].text == ("allied's DR in T2 axis MPh for '1MC for A': DR 9 (colored 4, white 5); +1 DRM: final 10 "
+                              "(keyed by message 0004)")
     assert events[0].data["colored"] == 4 and events[0].data["white"] == 5 and events[0].data["final"] == 10
     assert GAME.awaiting(state) == ()
     roll = GAME.view(state, None)["rolls"][0]
@@ -42,7 +44,7 @@ def test_asl_DR_doubles_are_shown():
 
 def test_asl_dr_is_one_d6():
     state, _ = declared("dr", "Leader Creation", drm=1)
-    assert GAME.awaiting(state) == (DiceDue("4.0", 1, 6, 4, "dr: Leader Creation"),)
+    assert GAME.awaiting(state) == (DiceDue("4.0", 1, 6, 4, "dr T2 axis MPh: Leader Creation"),)
     _, events = GAME.apply(state, DiceRolled("4.0", (5,)))
     assert "dr 5; +1 drm: final 6" in events[0].text
 
@@ -70,9 +72,10 @@ def test_asl_DR_author_cannot_preview_and_both_logs_agree(players, tmp_path):
     ann, bob = players
     r = ann.run("new", ann.game, "--game", GAME_NAME, "--as", "axis", "--opponent", bob.pub())
     r = bob.run("join", last_line(r.output), "--dir", bob.game)
-    assert ann.run("receive", ann.game, last_line(r.output)).exit_code == 0
+    rr = ann.run("receive", ann.game, last_line(r.output))
+    assert rr.exit_code == 0, r.output + "\n=====\n" + rr.output
     orders = tmp_path / "dr.toml"
-    orders.write_text('[[order]]\ntype = "DR"\npurpose = "Sniper check"\n')
+    orders.write_text('[[order]]\ntype = "DR"\npurpose = "Sniper check"\nphase = "PFPh"\nplayer_turn = "axis"\n')
     r = ann.run("play", ann.game, "--orders", orders)
     assert r.exit_code == 0, r.output
     sent = last_line(r.output)
@@ -81,7 +84,7 @@ def test_asl_DR_author_cannot_preview_and_both_logs_agree(players, tmp_path):
         {"label": "2.0", "dice": "2d6", "keyed_by": 2, "roll": "2.0", "expression": "DR"}]
     assert bob.run("receive", bob.game, sent).exit_code == 0
     (provisional,) = json.loads(bob.run("log", bob.game, "--json").output)["rolls"]
-    assert provisional["provisional"] and provisional["purpose"] == "DR: Sniper check"
+    assert provisional["provisional"] and provisional["purpose"] == "DR axis PFPh: Sniper check"
     empty = tmp_path / "empty.toml"
     empty.write_text("")
     r = bob.run("play", bob.game, "--orders", empty)

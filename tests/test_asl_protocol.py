@@ -83,8 +83,13 @@ def test_the_example_game_plays_through_and_verifies_with_audit(chinese_setup, t
     assert squads["A"]["dare_death"] is True and squads["A"]["revealed_in"] == 3
     assert all(squads[s]["dare_death"] == "sealed" for s in "BCDEFGHIKM")
     _, _, received = play(ann, bob, EXAMPLES / "4-axis-first-fire.toml")
-    assert re.search(r"axis's DR for 'First Fire on A in Y1: 4 FP IFT': DR \d+ \(colored \d, white \d\)", received.output)
-    play(bob, ann, EXAMPLES / "5-allied-mc.toml")
+    # asl.phase: the DR names no phase, so it is stamped with the one message 3 set (the Chinese MPh)
+    assert re.search(r"axis's DR in allied MPh for 'First Fire on A in Y1: 4 FP IFT': DR \d+ \(colored \d, white \d\)",
+                     received.output)
+    r, _, _ = play(bob, ann, EXAMPLES / "5-allied-mc.toml")
+    assert "the game is now at allied Player Turn, CCPh (Close Combat Phase)" in r.output
+    stamped = [(x["label"], x["player_turn"], x["phase"]) for x in view(ann)["view"]["rolls"]]
+    assert stamped == [("4.0", "allied", "MPh"), ("5.0", "allied", "MPh"), ("5.1", "allied", "CCPh")]
     play(ann, bob, EXAMPLES / "6-axis-end.toml")
     r, _, _ = play(bob, ann, EXAMPLES / "7-allied-closing.toml")
     assert "closes the game" in r.output
@@ -197,7 +202,7 @@ def test_8_5_2_play_asks_for_orders_and_refuses_a_berserk_the_rules_forbid(chine
     answers = [
         "berserk", str(position), "B", "J", "",  # refused: B is marked Prep Fire
         "berserk", "A", "J", "",                # the position file is asked once
-        "DR", "Morale Check of E", "-1",
+        "DR", "Morale Check of E", "-1", "MPh", "allied", "",   # asl.phase: the game has none yet
         "done",
     ]
     r = bob.run("play", bob.game, input="\n".join(answers) + "\n")
@@ -207,7 +212,8 @@ def test_8_5_2_play_asks_for_orders_and_refuses_a_berserk_the_rules_forbid(chine
     body = body_of(last_line(r.output))
     assert [(x["slot"], x["value"].strip()) for x in body["reveals"]] == [("dd-A", "dare-death")]
     assert [o["type"] for o in body["orders"]] == ["berserk", "DR"]
-    assert body["orders"][1] == {"type": "DR", "purpose": "Morale Check of E", "drm": -1}
+    assert body["orders"][1] == {"type": "DR", "purpose": "Morale Check of E", "drm": -1, "phase": "MPh",
+                                 "player_turn": "allied"}
 
 
 def test_8_5_2_owner_reveals_a_designation_with_a_dare_death_order(chinese_setup, tmp_path):

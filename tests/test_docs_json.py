@@ -143,3 +143,18 @@ def test_an_undocumented_key_is_found(missing, monkeypatch, tmp_path):
 def test_the_readme_links_the_page():
     readme = (DOC.parent.parent / "README.md").read_text(encoding="utf-8")
     assert "docs/json.md" in readme
+
+
+def test_every_key_of_pbem_asl_stats_is_documented(players, tmp_path):
+    """pbem asl stats --json: each player's DR and dr statistics."""
+    from conftest import last_line
+
+    a, b = players
+    r = a.run("new", a.game, "--game", "asl", "--as", "axis", "--opponent", b.pub())
+    r = b.run("join", last_line(r.output), "--dir", b.game)
+    assert a.run("receive", a.game, last_line(r.output)).exit_code == 0
+    exchange(a, b, tmp_path, '[[order]]\ntype = "DR"\npurpose = "MC"\nphase = "RPh"\nplayer_turn = "axis"\n'
+                             '[[order]]\ntype = "dr"\npurpose = "Sniper"\n')
+    exchange(b, a, tmp_path)
+    found = check("asl stats", a.run("asl", "stats", a.game, "--json"))
+    assert found["sides"]["axis"]["DR"]["count"] == 1

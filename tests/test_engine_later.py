@@ -160,7 +160,8 @@ def asl_rolls():
 
     state = GAME.initial_state({})
     for i, kind in enumerate(("DR", "dr")):
-        order = GAME.parse_orders({"order": [{"type": kind, "purpose": "1MC for A"}]}, "allied").public[0]
+        order = GAME.parse_orders({"order": [{"type": kind, "purpose": "1MC for A", "phase": "MPh",
+                                              "player_turn": "allied"}]}, "allied").public[0]
         state, _ = GAME.apply(state, Ordered("allied", 4, i, dict(order)))
     return GAME, state
 

@@ -285,14 +285,17 @@ def test_asl_template_after_the_setup_offers_the_rolls_claims_and_notes(players,
     assert [o["type"] for o in data["examples"]["order"]] == ["DR", "dr", "seal"]
     _, path = orders_file(bob, tmp_path)
     out = play_uncommented(bob, path, tmp_path)
-    assert "allied declares a DR for 'describe the roll, e.g. 1MC for squad A'" in out
+    assert "allied declares a DR in allied Player Turn, PFPh for 'describe the roll, e.g. 1MC for squad A'" in out
     assert "seals a note in slot 'note-1'" in out
     r = ann.run("receive", ann.game, last_line(out))
     assert r.exit_code == 0, r.output
     r = ann.run("orders", ann.game, "--json")  # the axis side: no Dare-Death, no Human Wave
     data = json.loads(r.output)
     assert "Chinese rules: a Japanese side declares neither" in data["template"]
-    assert data["choices"]["order_types"] == ["DR", "dr", "seal", "reveal", "end"]
+    assert data["choices"]["order_types"] == ["DR", "dr", "phase", "seal", "reveal", "end"]
+    assert data["choices"]["clock"]["phase"] == "PFPh"  # asl.phase: Bob's rolls named it; Ann's are stamped with it
+    assert "the game is at allied Player Turn, PFPh (since message 0003)" in data["template"]
+    assert "phase" not in data["examples"]["order"][0]
     # and none of Bob's designations
     assert "##   A: 3-3-7 -- Dare-Death designation sealed" in data["template"]
     assert "only you see" not in data["template"] and "regular" not in data["template"]

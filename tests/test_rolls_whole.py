@@ -199,21 +199,23 @@ def test_asl_DR_drm_shows_both_dice_the_drm_and_the_final_DR(players, tmp_path):
     r = bob.run("join", last_line(r.output), "--dir", bob.game)
     assert ann.run("receive", ann.game, last_line(r.output)).exit_code == 0
     orders = tmp_path / "dr.toml"
-    orders.write_text('[[order]]\ntype = "DR"\npurpose = "1MC for A"\ndrm = 1\n\n'
+    orders.write_text('[[order]]\ntype = "DR"\npurpose = "1MC for A"\ndrm = 1\nphase = "MPh"\nplayer_turn = "allied"\n\n'
                       '[[order]]\ntype = "dr"\npurpose = "ambush"\ndrm = -2\n')
     r = ann.run("play", ann.game, "--orders", orders)
     assert "2 declared rolls await the reply that keys them" in r.output and "dice group" not in r.output
     r = ann.run("log", ann.game)
-    assert ["2.0", "axis", "DR: 1MC for A (+1 DRM)", "DR+1: pending (keyed by 0002)", "0002 -> 0003 (awaited)"] in rows(r.output)
+    assert ["2.0", "axis", "DR allied MPh: 1MC for A (+1 DRM)", "DR+1: pending (keyed by 0002)",
+            "0002 -> 0003 (awaited)"] in rows(r.output)
     assert bob.run("receive", bob.game, ann.game / "0002-axis.pbem").exit_code == 0
     dr, small = log_json(bob)["declared_rolls"]
     colored, white = dr["terms"][0]["values"]
     assert dr["modifiers"] == [{"why": "DRM", "value": 1}] and dr["total"] == colored + white + 1
-    assert dr["shown"] == f"DR+1: {colored} + {white} + 1 = {colored + white + 1}"
+    doubles = {(1, 1): ", snake eyes", (6, 6): ", boxcars"}.get((colored, white), ", doubles" if colored == white else "")
+    assert dr["shown"] == f"DR+1: colored {colored} + white {white} + 1 = {colored + white + 1}{doubles}"
     (die,) = small["terms"][0]["values"]
     assert small["shown"] == f"dr-2: {die} - 2 = {die - 2}"
     r = bob.run("log", bob.game)
-    assert ["2.0", "axis", "DR: 1MC for A (+1 DRM)", dr["shown"], "0002 -> 0003 *"] in rows(r.output)
+    assert ["2.0", "axis", "DR allied MPh: 1MC for A (+1 DRM)", dr["shown"], "0002 -> 0003 *"] in rows(r.output)
 
 
 def test_ambon_6_2_landing_drm_and_11_0_crt_rolls_show_die_drms_and_modified_roll(tmp_path_factory):

@@ -179,12 +179,14 @@ def test_30_asl_dr_keyed_by_the_opponents_watch(mail, tmp_path):
 
     outbox.remember_address(ann.game, "bob@pbem.test")
     outbox.remember_address(bob.game, "ann@pbem.test")
-    by_hand(ann, tmp_path, '[[order]]\ntype = "DR"\npurpose = "1MC for squad A"\ndrm = 1\n')
+    by_hand(ann, tmp_path, '[[order]]\ntype = "DR"\npurpose = "1MC for squad A"\ndrm = 1\n'
+                           'phase = "PFPh"\nplayer_turn = "axis"\n')
     out = watch_once(bob)
     assert "wrote 0003-allied.pbem (no decision of yours" in out, out
     assert body(bob, "0003-allied.pbem")["orders"] == []
     out = watch_once(ann)
-    assert re.search(r"message 0004 is yours to write: .*your rolls: DR: 1MC for squad A: DR\+1 = \d+ \(\d \+ \d \+ 1\)",
+    assert re.search(r"message 0004 is yours to write: .*your rolls: DR axis PFPh: 1MC for squad A: "
+                     r"DR\+1 = \d+ \(colored \d \+ white \d \+ 1\)",
                      out), out
 
 

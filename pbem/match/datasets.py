@@ -26,7 +26,7 @@ import shutil
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from pbem import __version__
 from pbem.engine import registry
@@ -106,17 +106,21 @@ def for_ruleset(
     extra: Iterable[str | os.PathLike[str]] = (),
     home: str | os.PathLike[str] | None = None,
     proposed_with: str | None = None,
+    terms: Callable[[Any], Any] = lambda built: built,
 ) -> Any:
     """The game built with the data whose ruleset hash is ``pinned``: the
     shipped set, then each of ``extra``, then each installed set.
     ``proposed_with``: the pbem version that wrote message 0 (named in the
-    error when it differs from this one: the shipped data may have changed)."""
-    shipped = build(game)
+    error when it differs from this one: the shipped data may have changed).
+    ``terms``: the game a built one is played with under message 0's terms
+    (:func:`pbem.engine.contract.game_for_terms`: an older module version's
+    rules), whose files are the ones hashed."""
+    shipped = terms(build(game))
     tried = [DataSet(game, SHIPPED, None, ruleset_of(shipped))]
     if tried[0].ruleset == pinned:
         return shipped
     for path in [*(Path(p) for p in extra), *installed(game, home)]:
-        candidate = build(game, path, home)
+        candidate = terms(build(game, path, home))
         found = DataSet(game, path.name, path, ruleset_of(candidate))
         if found.ruleset == pinned:
             return candidate

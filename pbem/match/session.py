@@ -77,7 +77,9 @@ def _game_for(transcript: Transcript, data: Iterable[str | Path] = ()) -> Any:
             f"the {setup['module']} game's are {', '.join(sorted(game.sides))}"
         )
     if setup["ruleset"] != ruleset_hash(game):
-        game = datasets.for_ruleset(setup["module"], setup["ruleset"], data, proposed_with=setup.get("pbem_version"))
+        game = datasets.for_ruleset(setup["module"], setup["ruleset"], data, proposed_with=setup.get("pbem_version"),
+                                    terms=lambda built: contract.game_for_terms(built, setup["module_version"],
+                                                                                setup["options"]))
     return game
 
 

@@ -6,6 +6,7 @@
     pbem asl check-berserk POSITION.toml          8.5.2 / Berserk box against a described position
     pbem asl human-wave POSITION.toml             8.5.1 against a described position
     pbem asl charge POSITION.toml --unit A --target J [--route "Y1 Y2 X2"]
+    pbem asl stats DIR                            each player's DR/dr distribution in a game
 
 Library modules are imported inside the commands, so ``pbem --help`` stays fast.
 """
@@ -50,6 +51,8 @@ def asl() -> None:
 
     pbem does not see the board: a POSITION file states the units, leaders,
     markers, hexes, LOS and MF the checks need (examples/asl/ has one).
+
+    In a game, pbem asl stats DIR counts each player's DR and dr.
 
     Example: pbem asl check-berserk examples/asl/dare-death-example.toml
     """
@@ -307,6 +310,40 @@ def charge(position_path: str, unit: str, target: str, route: str | None) -> Non
             raise _ClickError("not a shortest Charge route", IllegalOrderError.exit_code)
 
 
+@asl.command("stats")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@click.option("--spectator", is_flag=True, help="Without your key: what anyone holding the files sees.")
+@_handles_errors
+def stats(directory: str, as_json: bool, spectator: bool) -> None:
+    """Each player's DR and dr in an ASL game: count, mean, distribution.
+
+    A DR counts as its Original DR (both dice, no DRM): its 2..12
+    histogram with the share expected of fair dice, doubles, snake eyes
+    (1-1) and boxcars (6-6); a dr its die, 1..6.  Rolls awaiting their
+    dice are not counted.
+
+    Example: pbem asl stats games/asl-bob
+    """
+    from pbem.cli.base import viewer_identity
+    from pbem.errors import UsageError
+    from pbem.games.asl import stats as asl_stats
+    from pbem.match import session
+
+    match = session.load_view(directory, None if spectator else viewer_identity())
+    if match.game.name != "asl":
+        raise UsageError(f"pbem asl stats: {directory} holds a {match.game.name} game, not an asl game "
+                         f"(pbem log {directory} lists its rolls)")
+    view = match.view()
+    you = match.player.side if match.player else None
+    if as_json:
+        _emit({"game": match.transcript.game, "module_version": match.game.version, "you": you,
+               "messages": len(match.transcript), **asl_stats.stats(view, match.game.sides)})
+        return
+    for line in asl_stats.report(view, match.game.sides, you):
+        _echo(line)
+
+
 def register(main: click.Group) -> None:
     """Add the ``asl`` command group to ``main`` (once)."""
     if "asl" not in main.commands:
@@ -340,6 +377,8 @@ def ask_orders(match: Any, prompt: Any = click.prompt, say: Any = click.echo) ->
     orders: list[dict[str, Any]] = []
     document: dict[str, Any] = {"order": orders}
     kinds = ["setup", "DR", "dr", "berserk", "human-wave", "dare-death", "seal", "reveal", "end", "done"]
+    if getattr(game, "stamps_rolls", False):
+        kinds.insert(1, "phase")
     say("Orders: " + ", ".join(kinds[:-1]) + "; 'done' sends the message.  (pbem orders DIR writes the same as a file.)")
     while True:
         kind = prompt("order", type=click.Choice(kinds), default="done")
@@ -362,6 +401,10 @@ def ask_orders(match: Any, prompt: Any = click.prompt, say: Any = click.echo) ->
             drm = prompt("drm", type=int, default=0)
             if drm:
                 order["drm"] = drm
+            if getattr(game, "stamps_rolls", False):
+                _ask_when(order, match.replay.state.clock, game.sides, prompt, optional=True)
+        elif kind == "phase":
+            _ask_when(order, match.replay.state.clock, game.sides, prompt, optional=False)
         elif kind in ("berserk", "human-wave"):
             if "position" not in document:
                 path = prompt("position file (TOML with a [position] table, as in examples/asl/)",
@@ -408,6 +451,26 @@ def ask_orders(match: Any, prompt: Any = click.prompt, say: Any = click.echo) ->
         if kind == "end":
             break
     return document
+
+
+def _ask_when(order: dict[str, Any], now: Any, sides: tuple[str, ...], prompt: Any, *, optional: bool) -> None:
+    """Ask the turn record's point (asl.phase) into ``order``: for a roll,
+    an empty phase keeps the game's current one (``now``) when it has one."""
+    from pbem.games.asl.clock import ORDER
+
+    if now is not None and optional:
+        phase = prompt(f"phase ({', '.join(ORDER)}; empty: the game's, {now.short()})", default="", show_default=False)
+        if not phase:
+            return
+    else:
+        phase = prompt(f"phase ({', '.join(ORDER)})")
+    order["phase"] = phase
+    order["player_turn"] = prompt("whose Player Turn", type=click.Choice(list(sides)),
+                                  default=now.player_turn if now is not None else None)
+    turn = prompt("Game Turn (empty: " + (f"{now.turn}, or the next" if now is not None and now.turn else "not kept")
+                  + ")", default="", show_default=False)
+    if turn:
+        order["turn"] = int(turn) if turn.strip().isdigit() else turn
 
 
 # --------------------------------------------------------------------------- pbem demo asl

@@ -50,11 +50,17 @@ unit = [
 entry_cost = { default = 1, X1 = 2, Z1 = 2 }
 
 [[order]]
+type = "phase"            # where the turn record stands: the DR/dr that follow are stamped with it
+player_turn = "allied"    # "It is the Chinese MPh"
+phase = "MPh"
+
+[[order]]
 type = "berserk"
 units = ["A"]
 target = "J"
 '''),
     ("axis", '''# Message 4 (axis): the 4-4-8 First Fires at squad A entering Y1 -- 4 FP, -2 DRM.
+# No phase named: the DR is stamped with the game's, allied Player Turn, MPh.
 [[order]]
 type = "DR"
 purpose = "First Fire on A in Y1: 4 FP IFT"
@@ -70,6 +76,7 @@ drm = 1
 type = "dr"
 purpose = "ambush: Chinese +3 (+1 ATTACKER in jungle, +2 Berserk)"
 drm = 3
+phase = "CCPh"            # the CC that the Charge brings: the game moves on to the CCPh
 '''),
     ("axis", '''# Message 6 (axis): the players stop here; the reply closes the game.
 [[order]]

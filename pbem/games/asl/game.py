@@ -13,7 +13,10 @@ sections of pbem/games/asl/README.md are the rule ids ``asl.*``)::
                         squads = { A = "3-3-7", B = "4-4-7" }      the squads, public
                         dare_death = ["A"]                         8.5.2, sealed: one slot per
                                                                    eligible squad, never in clear
-    type = "DR"         purpose = "1MC for A"   drm = 1            2d6, colored die first (asl.DR)
+    type = "phase"      phase = "MPh"  player_turn = "axis"  turn = 2   where the turn record stands
+                                                                   (asl.phase; module version 3)
+    type = "DR"         purpose = "1MC for A"   drm = 1            2d6, colored die first (asl.DR); version 3:
+                        phase, player_turn, turn (optional)        stamped with the turn record's point
     type = "dr"         purpose = "Leader Creation"                1d6 (asl.dr)
     type = "berserk"    units = ["A"]  target = "J"  leader = "8-0"   8.5.2 and the Berserk box,
                                                                    against the file's [position]
@@ -62,7 +65,8 @@ from pbem.engine.history import History
 from pbem.engine.later import dice_due, match_roll
 from pbem.engine.orders import typed_orders
 from pbem.errors import InputError
-from pbem.games.asl import dare_death
+from pbem.games.asl import clock, dare_death
+from pbem.games.asl.clock import Clock
 from pbem.games.asl.data import AslData, load
 from pbem.games.asl.terms import ALLIED, AXIS, MAX_PURPOSE
 
@@ -71,10 +75,16 @@ if TYPE_CHECKING:
 
 SQUAD_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 DICE = {"DR": 2, "dr": 1}
+#: the module versions this pbem plays (message 0's ``module_version``; docs/protocol.md §3.4):
+#: "2" games keep their rolls as they were declared, unstamped; "3" stamps each
+#: DR/dr with the turn record's point (asl.phase)
+RULES = ("2", "3")
+CURRENT = "3"
 ORDER_FIELDS = {  # order type: (required fields, optional fields)
     "setup": (("nationality",), ("squads", "dare_death")),
-    "DR": (("purpose",), ("drm",)),
-    "dr": (("purpose",), ("drm",)),
+    "DR": (("purpose",), ("drm", *clock.FIELDS)),
+    "dr": (("purpose",), ("drm", *clock.FIELDS)),
+    "phase": (("phase",), ("player_turn", "turn")),
     "berserk": (("units", "target"), ("leader",)),
     "human-wave": ((), ("units", "hexes")),
     "seal": (("slot", "text"), ()),
@@ -82,6 +92,18 @@ ORDER_FIELDS = {  # order type: (required fields, optional fields)
     "dare-death": (("squad",), ("purpose",)),
     "end": ((), ()),
 }
+#: module version 2's orders: a roll is a purpose and a drm, and there is no phase order
+ORDER_FIELDS_2 = {**{k: v for k, v in ORDER_FIELDS.items() if k != "phase"},
+                  "DR": (("purpose",), ("drm",)), "dr": (("purpose",), ("drm",))}
+DOUBLES = {1: "snake eyes", 6: "boxcars"}  # 1-1 and 6-6: the Original DR 2 and 12
+
+
+def doubles_name(values: Sequence[int] | None) -> str | None:
+    """``"snake eyes"`` (1-1), ``"boxcars"`` (6-6), ``"doubles"``, or None
+    (not a DR, not rolled, or not doubles)."""
+    if values is None or len(values) != 2 or values[0] != values[1]:
+        return None
+    return DOUBLES.get(values[0], "doubles")
 
 
 # --------------------------------------------------------------------------- state
@@ -96,10 +118,35 @@ class Roll:
     purpose: str
     drm: int
     values: tuple[int, ...] | None = None
+    when: Clock | None = None  # the turn record's point it was declared at (module version 3)
 
     @property
     def label(self) -> str:
         return f"{self.seq}.{self.index}"
+
+    @property
+    def doubles(self) -> str | None:
+        return doubles_name(self.values) if self.kind == "DR" else None
+
+    def dice(self) -> str:
+        """The dice as ``pbem log`` shows them: ``"colored 4 + white 5 + 1 = 10"``,
+        ``"colored 6 + white 6 = 12, boxcars"``; ``"5 + 3 = 8"`` for a dr."""
+        if self.values is None:
+            return "pending"
+        text = f"colored {self.values[0]} + white {self.values[1]}" if self.kind == "DR" else str(self.values[0])
+        if self.drm:
+            text += f" {'-' if self.drm < 0 else '+'} {abs(self.drm)}"
+        if self.kind == "DR" or self.drm:
+            text += f" = {sum(self.values) + self.drm}"
+        return text + (f", {self.doubles}" if self.doubles else "")
+
+    def stamped(self) -> str:
+        """``"DR 9 (colored 4, white 5), snake eyes ..."``: :meth:`shown`
+        naming snake eyes and boxcars (module version 3's events)."""
+        text = self.shown()
+        if self.doubles and self.doubles != "doubles":
+            text = text.replace(", doubles", f", {self.doubles} (doubles)", 1)
+        return text
 
     @property
     def total(self) -> int | None:
@@ -164,6 +211,7 @@ class AslState:
     ending_by: str | None = None
     standing: StandingTable = StandingTable()  # each side's key-rolls (asl.standing)
     keying: bool = False  # the last message needs keying (pbem.engine.standing.needs_keying)
+    clock: Clock | None = None  # the turn record's point (asl.phase): None until the players name one
 
     @property
     def rolls(self) -> tuple[Roll, ...]:
@@ -204,11 +252,33 @@ class AslGame(notes.EndedByOrder, KeysRolls, Dispatching):
     name: ClassVar[str] = "asl"
     end_rule: ClassVar[str] = "asl.end"
     standing_rule: ClassVar[str] = "asl.standing"
-    version: ClassVar[str] = "2"  # 2: the audit fixes of 2026-11-29 (dare-death order, RF dates, HS check)
+    # 2: the audit fixes of 2026-11-29 (dare-death order, RF dates, HS check);
+    # 3: each DR/dr stamped with the player turn and phase (asl.phase)
+    version: str
     sides: ClassVar[tuple[str, str]] = (ALLIED, AXIS)
 
-    def __init__(self, data_dir: str | Path | None = None):
+    def __init__(self, data_dir: str | Path | None = None, version: str = CURRENT):
+        if version not in RULES:
+            raise InputError(f"asl module version {version!r}: this pbem plays {', '.join(RULES)}", field="module_version")
         self.data_dir = data_dir
+        self.version = version
+
+    def __repr__(self) -> str:
+        return f"AslGame(data_dir={self.data_dir!r}, version={self.version!r})"
+
+    def for_terms(self, version: str, options: Mapping[str, Any]) -> "AslGame":
+        """The game a message 0 pinning ``module_version = version`` is
+        played with (:class:`pbem.engine.contract.Terms`): a version 2 game
+        keeps its unstamped rolls and their orders; ``self`` for a version
+        this pbem does not know, which the caller then refuses."""
+        if version not in RULES or version == self.version:
+            return self
+        return AslGame(self.data_dir, version)
+
+    @property
+    def stamps_rolls(self) -> bool:
+        """Module version 3 on: a DR/dr carries the player turn and phase."""
+        return self.version != "2"
 
     @cached_property
     def data(self) -> AslData:
@@ -239,8 +309,9 @@ class AslGame(notes.EndedByOrder, KeysRolls, Dispatching):
         standing = self.standing_order(document)
         if standing is not None:
             public.append(standing)
-        for number, kind, order in typed_orders(document, ORDER_FIELDS, top_level=("order", "position", "standing")):
-            required, optional = ORDER_FIELDS[kind]
+        fields = ORDER_FIELDS if self.stamps_rolls else ORDER_FIELDS_2
+        for number, kind, order in typed_orders(document, fields, top_level=("order", "position", "standing")):
+            required, optional = fields[kind]
             where = f"order {number} ({kind})"
             extra = sorted(set(order) - {"type", *required, *optional})
             missing = [k for k in required if k not in order]
@@ -258,7 +329,9 @@ class AslGame(notes.EndedByOrder, KeysRolls, Dispatching):
                 seals.update(sealed)
             elif kind in DICE:
                 public.append({"type": kind, "purpose": _text(order, "purpose", where, MAX_PURPOSE),
-                               "drm": _int(order, "drm", where)})
+                               "drm": _int(order, "drm", where), **clock.read_fields(order, where, self.sides)})
+            elif kind == "phase":
+                public.append({"type": kind, **clock.read_fields(order, where, self.sides)})
             elif kind in ("berserk", "human-wave"):
                 if position is None:
                     raise InputError(f"{where}: describe the position in a [position] table of the orders file",
@@ -339,6 +412,8 @@ class AslGame(notes.EndedByOrder, KeysRolls, Dispatching):
                 return self._setup(state, action)
             if kind in DICE:
                 return self._declare_roll(state, action)
+            if kind == "phase" and self.stamps_rolls:
+                return self._phase(state, action)
             if kind == "berserk":
                 return self._berserk(state, action)
             if kind == "human-wave":
@@ -384,18 +459,48 @@ class AslGame(notes.EndedByOrder, KeysRolls, Dispatching):
         return replace(state, setups=state.setups + (setup,)), [Event("asl.setup", text, data)]
 
     # -- dice --------------------------------------------------------------------
+    def _when(self, state: AslState, action: Ordered) -> tuple[AslState, list[Event]]:
+        """The turn record's point an order stands at (asl.phase): the state
+        with it, and an event when the order moves it."""
+        order = action.order
+        given = clock.read_fields({k: order[k] for k in clock.FIELDS if k in order},
+                                  f"order {action.index + 1} of message {action.seq:04d}", self.sides)
+        where = f"order {action.index + 1} ({order['type']}) of message {action.seq:04d}"
+        now = clock.advance(state.clock, given, action.seq, where)
+        if now.same_point(state.clock):
+            return state, []
+        text = f"{action.side}: the game is now at {now.text()} ({clock.PHASES[now.phase]})"
+        return replace(state, clock=now), [Event(clock.RULE, text, now.to_json())]
+
+    def _phase(self, state: AslState, action: Ordered) -> tuple[AslState, list[Event]]:
+        if set(action.order) - {"type", *clock.FIELDS}:
+            raise InputError("a phase order names phase, player_turn and turn only")
+        new, events = self._when(state, action)
+        if not events:
+            assert new.clock is not None
+            events = [Event(clock.RULE, f"{action.side}: the game is still at {new.clock.text()}", new.clock.to_json())]
+        return new, events
+
     def _declare_roll(self, state: AslState, action: Ordered) -> tuple[AslState, list[Event]]:
         order = action.order
-        if set(order) != {"type", "purpose", "drm"} or not isinstance(order["purpose"], str) or not order["purpose"]:
+        stamps = set(clock.FIELDS) & set(order) if self.stamps_rolls else set()
+        if set(order) - stamps != {"type", "purpose", "drm"} or not isinstance(order["purpose"], str) or not order["purpose"]:
             raise InputError("a roll needs a purpose and a drm")
         drm = order["drm"]
         if not isinstance(drm, int) or isinstance(drm, bool):
             raise InputError("drm must be a whole number")
-        roll = Roll(action.seq, action.index, action.side, order["type"], order["purpose"], drm)
+        events: list[Event] = []
+        if self.stamps_rolls:
+            state, events = self._when(state, action)
+        roll = Roll(action.seq, action.index, action.side, order["type"], order["purpose"], drm, when=state.clock)
         rule = f"asl.{roll.kind}"
-        text = (f"{action.side} declares a {roll.kind} for {roll.purpose!r}" + (f" ({drm:+d})" if drm else "")
+        at = f" in {roll.when.text()}" if roll.when is not None else ""
+        text = (f"{action.side} declares a {roll.kind}{at} for {roll.purpose!r}" + (f" ({drm:+d})" if drm else "")
                 + f"; keyed by message {action.seq:04d}, resolved when the reply arrives")
-        return replace(state, pending=state.pending + (roll,)), [Event(rule, text, {"label": roll.label, "dice": roll.kind, "purpose": roll.purpose})]
+        data: dict[str, Any] = {"label": roll.label, "dice": roll.kind, "purpose": roll.purpose}
+        if roll.when is not None:
+            data.update(turn=roll.when.turn, player_turn=roll.when.player_turn, phase=roll.when.phase)
+        return replace(state, pending=state.pending + (roll,)), events + [Event(rule, text, data)]
 
     def _rolled(self, state: AslState, action: DiceRolled) -> tuple[AslState, list[Event]]:
         at = {roll.label: i for i, roll in enumerate(state.pending)}
@@ -405,11 +510,18 @@ class AslGame(notes.EndedByOrder, KeysRolls, Dispatching):
         new = replace(state.pending[i], values=tuple(action.values))
         # rolls keyed by a message are all made before the next is applied: ``done`` stays in declaration order
         done, pending = state.done.appended(new), state.pending[:i] + state.pending[i + 1 :]
-        text = f"{new.side}'s {new.kind} for {new.purpose!r}: {new.shown()} (keyed by message {new.seq:04d})"
+        if new.when is None:  # module version 2: the event as it always read (the files' summaries quote it)
+            text = f"{new.side}'s {new.kind} for {new.purpose!r}: {new.shown()} (keyed by message {new.seq:04d})"
+        else:
+            text = (f"{new.side}'s {new.kind} in {new.when.short()} for {new.purpose!r}: {new.stamped()} "
+                    f"(keyed by message {new.seq:04d})")
         data = {"label": new.label, "dice": new.kind, "purpose": new.purpose, "values": list(new.values),
                 "total": new.total, "drm": new.drm, "final": new.total + new.drm}
         if new.kind == "DR":
             data.update(colored=new.values[0], white=new.values[1], doubles=new.values[0] == new.values[1])
+        if new.when is not None:
+            data.update(turn=new.when.turn, player_turn=new.when.player_turn, phase=new.when.phase,
+                        doubles_name=new.doubles)
         return replace(state, done=done, pending=pending), [Event(f"asl.{new.kind}", text, data)]
 
     # -- sealed slots ------------------------------------------------------------
@@ -605,7 +717,8 @@ class AslGame(notes.EndedByOrder, KeysRolls, Dispatching):
         due: list[Any] = [RevealDue(o.side, o.slot, o.rule) for o in state.owed]
         for roll in state.pending:
             if roll.values is None:
-                due.append(DiceDue(roll.label, DICE[roll.kind], 6, roll.seq, f"{roll.kind}: {roll.purpose}"))
+                at = f" {roll.when.short()}" if roll.when is not None else ""
+                due.append(DiceDue(roll.label, DICE[roll.kind], 6, roll.seq, f"{roll.kind}{at}: {roll.purpose}"))
         return tuple(due)
 
     def describe_roll(self, state: AslState, due: DiceDue, values: tuple[int, ...] | None = None,
@@ -619,6 +732,7 @@ class AslGame(notes.EndedByOrder, KeysRolls, Dispatching):
                                  "modifiers": [("DRM" if roll.kind == "DR" else "drm", roll.drm)] if roll.drm else []}
         if values is not None:
             found["total"] = sum(values) + roll.drm
+            found["shown"] = replace(roll, values=tuple(values)).dice()
         return found
 
     def orders_template(self, state: AslState, side: str, secrets: Mapping[str, str]) -> Any:
@@ -672,9 +786,12 @@ class AslGame(notes.EndedByOrder, KeysRolls, Dispatching):
         for r in state.rolls:
             item = {"label": r.label, "side": r.side, "dice": r.kind, "note": r.purpose, "purpose": r.purpose,
                     "drm": r.drm, "values": [list(r.values) if r.values is not None else None],
-                    "total": r.total, "shown": r.shown(), "key_seq": r.seq}
+                    "total": r.total, "shown": r.shown(), "key_seq": r.seq,
+                    "final": None if r.total is None else r.total + r.drm,
+                    "turn": r.when.turn if r.when else None, "player_turn": r.when.player_turn if r.when else None,
+                    "phase": r.when.phase if r.when else None}
             if r.kind == "DR" and r.values is not None:
-                item.update(colored=r.values[0], white=r.values[1])
+                item.update(colored=r.values[0], white=r.values[1], doubles=r.doubles)
             rolls.append(item)
         declared = [{"seq": d.seq, "side": d.side, "kind": d.kind, "units": list(d.units), "hexes": list(d.hexes),
                      "target": d.target, "leader": d.leader} for d in state.declared]
@@ -685,6 +802,11 @@ class AslGame(notes.EndedByOrder, KeysRolls, Dispatching):
             "notes": notes,
             "declared": declared,
             "owed": [{"side": o.side, "slot": o.slot, "rule": o.rule, "why": o.why} for o in state.owed],
+            "clock": state.clock.to_json() if state.clock is not None else None,
+            # what `pbem status` lists: the Game Turn (if kept), the Player Turn and phase
+            "turn": state.clock.turn if state.clock is not None else None,
+            "phase": f"{state.clock.player_turn} {state.clock.phase}" if state.clock is not None else None,
+            "module_version": self.version,
             "ending_by": state.ending_by,
             "over": state.over,
         }

@@ -20,6 +20,7 @@ from pbem.engine.machine import RevealDue
 from pbem.engine.notes import note_sections
 from pbem.errors import InputError
 from pbem.games.asl import dare_death
+from pbem.games.asl.clock import ORDER
 from pbem.games.asl.terms import ALLIED, AXIS, MAX_PURPOSE
 
 if TYPE_CHECKING:
@@ -140,14 +141,31 @@ def sections(game: Any, state: AslState, side: str, secrets: Mapping[str, str] |
     table += _side_lines(game, state, opponent, False, {}) if opponent else [f"{_other(side)} has not set up yet"]
     out.sections.append(Section("The sides", table))
     pending = [r for r in state.pending if r.side == side]
+    stamps = getattr(game, "stamps_rolls", False)
+    when: list[str] = []
+    stamp: dict[str, Any] = {}
+    if stamps:
+        now = state.clock
+        when = ["phase, player_turn, turn (asl.phase): where the turn record stands -- the phase (" + ", ".join(ORDER)
+                + "), the side whose Player Turn it is, the Game Turn (optional); a roll without them is stamped with",
+                "  the game's; a later point moves the game on, an earlier one is refused; "
+                'type = "phase" names the point alone',
+                f"  the game is at {now.text()} (since message {now.since:04d})" if now is not None
+                else "  the game has no phase yet: the first roll (or a phase order) names phase and player_turn"]
+        if now is None:
+            stamp = {"phase": "PFPh", "player_turn": side}
+        kinds.insert(2, "phase")
+        out.choices["clock"] = now.to_json() if now is not None else None
     out.sections.append(Section(
         "Rolls (asl.DR, asl.dr): declared now, rolled when the reply arrives -- neither player can bias or preview them",
         ['type = "DR": 2d6, the colored die first; type = "dr": 1d6',
          f"purpose: what the roll is for, public (1-{MAX_PURPOSE} characters); "
          "drm: a whole number from -20 to 20 (default 0), shown as the final roll"]
-        + [f"  your {r.kind} for {r.purpose!r} (message {r.seq:04d}) is rolled when the reply arrives" for r in pending],
-        [{"type": "DR", "purpose": "describe the roll, e.g. 1MC for squad A", "drm": 0},
-         {"type": "dr", "purpose": "describe the roll, e.g. Leader Creation"}],
+        + when
+        + [f"  your {r.kind}" + (f" in {r.when.short()}" if r.when is not None else "")
+           + f" for {r.purpose!r} (message {r.seq:04d}) is rolled when the reply arrives" for r in pending],
+        [{"type": "DR", "purpose": "describe the roll, e.g. 1MC for squad A", "drm": 0, **stamp},
+         {"type": "dr", "purpose": "describe the roll, e.g. Leader Creation", **stamp}],
     ))
     declared = []
     if nat.dare_death:
@@ -187,7 +205,8 @@ def sections(game: Any, state: AslState, side: str, secrets: Mapping[str, str] |
         dare_death_claims=claims,
         reveal=reveal,
         slots_used=sorted(n.slot for n in state.slots if n.side == side and dare_death.squad_of(n.slot) is None),
-        pending_rolls=[{"label": r.label, "dice": r.kind, "purpose": r.purpose, "drm": r.drm} for r in pending],
+        pending_rolls=[{"label": r.label, "dice": r.kind, "purpose": r.purpose, "drm": r.drm,
+                        **({"when": r.when.to_json()} if r.when is not None else {})} for r in pending],
     )
     return out
 
