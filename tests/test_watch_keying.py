@@ -186,8 +186,8 @@ def test_30_asl_dr_keyed_by_the_opponents_watch(mail, tmp_path):
     assert body(bob, "0003-allied.pbem")["orders"] == []
     out = watch_once(ann)
     assert re.search(r"message 0004 is yours to write: .*your rolls: DR axis PFPh: 1MC for squad A: "
-                     r"DR\+1 = \d+ \(colored \d \+ white \d \+ 1\)",
-                     out), out
+                     r"DR\+1 = \d+ \(colored \d \+ white \d \+ 1\)(, doubles|, snake eyes|, boxcars)?$",
+                     out, re.M), out
 
 
 # --------------------------------------------------------------------------- 3. the results in every notice
@@ -271,3 +271,18 @@ def test_30_a_game_joined_while_watch_runs_is_watched(mail, tmp_path):
     found.append(bob.game)  # bob joins a game (pbem join records it in the keystore)
     by_hand(ann, tmp_path, roll("fire 1"))
     assert [Path(p).name for p in w.run_pass().imported] == ["0002-first.pbem"]
+
+
+def test_30_a_notice_keeps_what_the_game_says_after_the_total():
+    """ASL writes doubles after a DR's total ("colored 6 + white 6 = 12,
+    boxcars"): the notice gives the total first and keeps the word."""
+    from types import SimpleNamespace
+
+    from pbem.app.watch import roll_text
+
+    def made(result: str, total: int | None) -> SimpleNamespace:
+        return SimpleNamespace(purpose="MC", expression="DR", total=total, result=lambda: result)
+
+    assert roll_text(made("colored 6 + white 6 = 12, boxcars", 12)) == "MC: DR = 12 (colored 6 + white 6), boxcars"
+    assert roll_text(made("colored 1 + white 6 + 1 = 8", 8)) == "MC: DR = 8 (colored 1 + white 6 + 1)"
+    assert roll_text(made("waiting", None)) == "MC: DR = waiting"

@@ -132,12 +132,16 @@ def _clipped(text: str, limit: int) -> str:
 
 def roll_text(roll: Any) -> str:
     """One roll as a notice names it: ``fire 1: 2d6+1 = 9 (4 + 4 + 1)``
-    (purpose, expression, total, then the dice as the game writes them)."""
+    (purpose, expression, total, then the dice as the game writes them, and
+    what the game says after the total: ``DR = 12 (colored 6 + white 6),
+    boxcars``)."""
     head = f"{roll.purpose}: {roll.expression}" if roll.purpose else roll.expression
     result = roll.result()
     tail = f" = {roll.total}"
-    if roll.total is not None and result.endswith(tail):
-        return _clipped(f"{head} = {roll.total} ({result.removesuffix(tail)})", NOTICE_ROLL_CHARS)
+    at = result.rfind(tail) if roll.total is not None else -1
+    after = result[at + len(tail):] if at >= 0 else ""
+    if at >= 0 and (not after or after.startswith(",")):
+        return _clipped(f"{head} = {roll.total} ({result[:at]}){after}", NOTICE_ROLL_CHARS)
     return _clipped(f"{head} = {result}", NOTICE_ROLL_CHARS)
 
 
