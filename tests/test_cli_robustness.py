@@ -330,3 +330,31 @@ def test_python_dash_m_pbem_is_the_pbem_command():
 
     done = subprocess.run([sys.executable, "-m", "pbem", "--version"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.startswith("pbem, version ")
+
+
+@pytest.mark.parametrize("args", [
+    ["show", "{empty}"], ["log", "{empty}"], ["orders", "{empty}"], ["verify", "{empty}"],
+    ["show", "{missing}"], ["status", "{missing}"], ["receive", "{empty}", "{missing}"],
+    ["asl", "stats", "{empty}"],
+])
+def test_every_json_command_reports_a_failure_as_json(tmp_path, args):
+    """A script reading a --json command's output gets a JSON document when
+    it fails too -- refused arguments (a directory that does not exist) or
+    a failure while it runs (no game there) -- with the error, its kind and
+    the exit status, which is the command's own; the error is on standard
+    error as well."""
+    import json
+
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    given = [a.format(empty=empty, missing=tmp_path / "missing") for a in args]
+    r = CliRunner().invoke(main, [*given, "--json"], env={"PBEM_HOME": str(tmp_path / "home")})
+    assert r.exit_code == 2, r.output
+    report = json.loads(r.stdout)
+    assert report["ok"] is False and report["schema"] == 1 and report["exit_code"] == 2
+    assert report["error"] and report["error_kind"].endswith("Error")
+    assert report["error"] in r.stderr or report["error"].split(":")[0] in r.stderr

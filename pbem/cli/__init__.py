@@ -20,6 +20,7 @@ from pbem.cli.base import (  # noqa: F401 - re-exported: the commands below and 
     PbemClickError,
     console,
     emit_json,
+    failure_json,
     json_text,
     handles_errors,
     keystore,
@@ -61,8 +62,13 @@ class PbemGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         """A bug must not look like a verdict: an unexpected exception prints
         its traceback and exits with status 3 (1 means "verification failed")."""
+        wants_json = "--json" in ctx.args  # read before: invoking takes the arguments off the context
         try:
             return super().invoke(ctx)
+        except click.exceptions.UsageError as err:  # refused before the command ran: a bad path, an unknown option
+            if wants_json:
+                failure_json(err.format_message(), "UsageError", err.exit_code)
+            raise
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except BrokenPipeError:  # `pbem log DIR | head`: the reader has seen enough; no bug, no traceback
@@ -954,14 +960,15 @@ def verify(paths: tuple[str, ...], audit: bool, as_json: bool, extract: str | No
     from pbem.errors import PbemError, VerificationError
     from pbem.match import session
     from pbem.render import console as render
+    from pbem.render.literal import visible
 
     try:
         with progress_bar("verifying") as progress:
             report = session.verify(paths, audit=audit, progress=progress, data=data_dirs)
     except PbemError as err:
         if as_json:  # a script reading the report gets one either way, saying why it failed
-            emit_json({"ok": False, "audited": False, "error": str(err), "error_kind": type(err).__name__,
-                       "paths": [str(p) for p in paths]})
+            failure_json(str(err), type(err).__name__, err.exit_code, audited=False, paths=[str(p) for p in paths])
+            raise PbemClickError(visible(err, newlines=True), err.exit_code) from err
         raise
     if extract:
         write_extract(Path(extract), report.transcript)

@@ -38,6 +38,9 @@ class PbemClickError(click.ClickException):
 
 
 def handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:
+    """The error bridge of a command: a library error becomes a click error
+    with its exit status; under ``--json`` a failure is a JSON document too
+    (:func:`failure_json`), so a script reading the output gets one either way."""
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         from pbem.errors import PbemError
@@ -47,9 +50,18 @@ def handles_errors(func: Callable[..., Any]) -> Callable[..., Any]:
         except PbemError as err:  # the message may quote a file, a message or an email: shown literally
             from pbem.render.literal import visible
 
+            if kwargs.get("as_json"):
+                failure_json(str(err), type(err).__name__, err.exit_code)
             raise PbemClickError(visible(err, newlines=True), err.exit_code) from err
 
     return wrapper
+
+
+def failure_json(error: str, kind: str, exit_code: int, **more: Any) -> None:
+    """A failed ``--json`` command's document on standard output:
+    ``{"ok": false, "error": ..., "error_kind": ..., "exit_code": ...}``
+    (docs/json.md); the error is said on standard error as well."""
+    emit_json({"ok": False, "error": error, "error_kind": kind, "exit_code": exit_code, **more})
 
 
 def write_output(path: str | Path, text: str) -> None:
