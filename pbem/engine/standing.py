@@ -127,3 +127,19 @@ class KeysRolls:
         """Whether ``side``'s next message decides nothing: the last message
         (the opponent's) needs keying and ``side`` told its machine to key it."""
         return bool(state.keying) and state.standing.get(side, KEY_ROLLS) == "auto"
+
+
+def offer_key_rolls(out: Any, state: Any, side: str) -> None:
+    """The ``key-rolls`` standing instruction in a dice or ASL orders
+    template (``out``, a :class:`pbem.engine.contract.Sections`): the
+    side's setting now in the awaited lines, and the example that turns it
+    on while it is off (it is the player's choice, never set for them)."""
+    now = state.standing.get(side, KEY_ROLLS) or "off"
+    out.awaited.append(f"standing instruction {KEY_ROLLS} = {now}: " + (
+        "your pbem watch answers a message whose only need is keying your opponent's rolls"
+        if now == "auto" else
+        f"your opponent's rolls wait for your next message; [standing] {KEY_ROLLS} = \"auto\" lets your pbem "
+        f"watch key them at once with a message that declares nothing"))
+    if now != "auto":
+        out.standing = {KEY_ROLLS: "auto"}
+    out.choices[KEY_ROLLS] = now

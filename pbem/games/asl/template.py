@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from pbem.engine.contract import Section, Sections
 from pbem.engine.machine import RevealDue
 from pbem.engine.notes import note_sections
+from pbem.engine.standing import offer_key_rolls
 from pbem.errors import InputError
 from pbem.games.asl import dare_death
 from pbem.games.asl.clock import ORDER
@@ -208,6 +209,7 @@ def sections(game: Any, state: AslState, side: str, secrets: Mapping[str, str] |
         pending_rolls=[{"label": r.label, "dice": r.kind, "purpose": r.purpose, "drm": r.drm,
                         **({"when": r.when.to_json()} if r.when is not None else {})} for r in pending],
     )
+    offer_key_rolls(out, state, side)
     return out
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from pbem.engine.contract import Section, Sections
 from pbem.engine.notes import note_sections
+from pbem.engine.standing import offer_key_rolls
 
 if TYPE_CHECKING:
     from pbem.games.dice.game import DiceState
@@ -55,6 +56,7 @@ def sections(game: Any, state: DiceState, side: str, secrets: Mapping[str, str])
         "slots_used": sorted(used),
         "pending_rolls": [{"label": r.label, "dice": r.dice, "note": r.note} for r in pending],
     }
+    offer_key_rolls(out, state, side)
     return out
 
 
