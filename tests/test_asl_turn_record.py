@@ -185,8 +185,10 @@ def test_asl_stats_counts_each_players_DR_and_dr(asl_game, tmp_path):
     assert axis["DR"]["mean"] == round(sum(map(sum, dice)) / 20, 3)
     assert axis["DR"]["doubles"] == sum(1 for c, w in dice if c == w)
     assert (axis["DR"]["snake_eyes"], axis["DR"]["boxcars"]) == (dice.count((1, 1)), dice.count((6, 6)))
+    assert [tuple(d) for d in axis["DR"]["history"]] == dice  # each DR in the order rolled, colored die first
     small = [x["values"][0][0] for x in rolls if x["dice"] == "dr"]
     assert axis["dr"]["count"] == 2 and axis["dr"]["distribution"] == [{"value": f, "count": small.count(f)} for f in range(1, 7)]
+    assert axis["dr"]["history"] == small
     # Bob's DR is keyed by Ann's reply: Ann has computed it (provisionally, as pbem log says), Bob has not
     assert found["sides"]["allied"]["DR"]["count"] == 1 and found["all"]["DR"]["count"] == 21
     theirs = json.loads(bob.run("asl", "stats", bob.game, "--json").output)["sides"]["allied"]
@@ -194,6 +196,8 @@ def test_asl_stats_counts_each_players_DR_and_dr(asl_game, tmp_path):
     text = ann.run("asl", "stats", ann.game).output
     assert "axis (you):\n  20 DR, Original DR mean" in text and "snake eyes" in text and "boxcars" in text
     assert max(map(len, text.splitlines())) <= 80
+    history = " ".join(f"{c + w}({c}{w})" for c, w in dice)
+    assert "  DR in order:" in text and " ".join(history.split()[-3:]) in " ".join(text.split())
     assert "1 more declared, awaiting their dice (not counted)" in bob.run("asl", "stats", bob.game).output
     listed = json.loads(ann.run("status", ann.game, "--json").output)["games"][0]
     assert (listed["turn"], listed["phase"]) == (None, "axis MPh")  # where the turn record stands

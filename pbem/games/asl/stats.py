@@ -17,6 +17,7 @@ DR_FACES = range(1, 7)
 #: the chance of each Original DR: (6 - |total - 7|) in 36
 DR_EXPECTED = {t: Fraction(6 - abs(t - 7), 36) for t in DR_TOTALS}
 BAR = 36  # characters of the longest bar: each line fits 80 columns
+HISTORY = 24  # the newest results the text lists (the JSON lists them all)
 
 
 def _mean(values: Sequence[int]) -> float | None:
@@ -54,10 +55,12 @@ def side_stats(rolls: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
             "doubles": len(doubles),
             "snake_eyes": doubles.count(1),
             "boxcars": doubles.count(6),
+            "history": [list(d) for d in drs],
         },
         "dr": {
             "count": len(small),
             "mean": _mean(small),
+            "history": small,
             "distribution": [{"value": f, "count": small.count(f)} for f in DR_FACES],
         },
         "pending": pending,
@@ -85,6 +88,21 @@ def _bars(label: str, distribution: Sequence[Mapping[str, int]], expected: Mappi
     return lines
 
 
+def _history(label: str, results: Sequence[str]) -> list[str]:
+    """The newest :data:`HISTORY` results in the order rolled, wrapped at
+    80 columns: ``"  DR in order: 9(36) 4(22) ..."`` (an Original DR, its
+    colored and white die), the older ones counted."""
+    shown = results[-HISTORY:]
+    head = f"  {label} in order" + (f" (the last {len(shown)} of {len(results)})" if len(shown) < len(results) else "")
+    out, line = [], head + ":"
+    for item in shown:
+        if len(line) + 1 + len(item) > 78:
+            out.append(line)
+            line = "    "
+        line += " " + item
+    return out + [line]
+
+
 def lines(found: Mapping[str, Any], title: str) -> list[str]:
     """:func:`side_stats` as text: a heading, the DR line and histogram, the
     dr line and histogram (each line at most 80 characters)."""
@@ -95,11 +113,13 @@ def lines(found: Mapping[str, Any], title: str) -> list[str]:
                    f"white {dr['white_mean']:.2f})")
         out.append(f"  doubles {dr['doubles']} ({100 * dr['doubles'] / dr['count']:.1f}%, 16.7% expected): "
                    f"snake eyes {dr['snake_eyes']}, boxcars {dr['boxcars']}")
+        out += _history("DR", [f"{sum(d)}({d[0]}{d[1]})" for d in dr["history"]])
         out += _bars("DR", dr["distribution"], DR_EXPECTED)
     else:
         out.append("  no DR rolled")
     if small["count"]:
         out.append(f"  {small['count']} dr, mean {small['mean']:.2f} (3.50 expected)")
+        out += _history("dr", [str(v) for v in small["history"]])
         out += _bars("dr", small["distribution"], {f: Fraction(1, 6) for f in DR_FACES})
     else:
         out.append("  no dr rolled")
