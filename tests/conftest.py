@@ -68,16 +68,22 @@ def write_orders(path: Path, text: str) -> Path:
     return path
 
 
-@pytest.fixture
-def started(players, tmp_path):
-    """A dice game with messages 0 and 1 exchanged; ann (first) to move."""
-    a, b = players
-    r = a.run("new", a.game, "--game", "dice", "--as", "first", "--opponent", b.pub())
+def begin(a, b, game: str = "dice", side: str = "first") -> None:
+    """``a`` proposes ``game`` playing ``side``, ``b`` joins, ``a`` receives
+    the joining message: messages 0 and 1 exchanged, ``a`` to move."""
+    r = a.run("new", a.game, "--game", game, "--as", side, "--opponent", b.pub())
     assert r.exit_code == 0, r.output
     r = b.run("join", last_line(r.output), "--dir", b.game)
     assert r.exit_code == 0, r.output
     r = a.run("receive", a.game, last_line(r.output))
     assert r.exit_code == 0, r.output
+
+
+@pytest.fixture
+def started(players, tmp_path):
+    """A dice game with messages 0 and 1 exchanged; ann (first) to move."""
+    a, b = players
+    begin(a, b)
     return a, b
 
 

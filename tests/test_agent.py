@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
-from conftest import Player, exchange, last_line
+from conftest import Player, begin, exchange, last_line
 
 from pbem.errors import AgentError, IdentityError
 from pbem.protocol.keys import Identity
@@ -47,14 +47,21 @@ def keystore_player(tmp_path: Path, name: str) -> Player:
     return player
 
 
+def rolled_with_the_agent(ssh_agent, tmp_path: Path) -> tuple[Player, Player]:
+    """Ann's key in the agent (pbem key use-agent), Bob's in his keystore; a
+    dice game begun and Ann's rolls and sealed note exchanged."""
+    ann = agent_player(tmp_path, "ann", ssh_agent)
+    ssh_agent.add(Identity.from_seed(ANN_SEED, "ann"))
+    assert ann.run("key", "use-agent").exit_code == 0
+    bob = keystore_player(tmp_path, "bob")
+    start(ann, bob)
+    exchange(ann, bob, tmp_path, ROLL_AND_SEAL)
+    return ann, bob
+
+
 def start(a: Player, b: Player) -> None:
     """a proposes a dice game as first, b joins, a receives the joining message."""
-    r = a.run("new", a.game, "--game", "dice", "--as", "first", "--opponent", b.pub())
-    assert r.exit_code == 0, r.output
-    r = b.run("join", last_line(r.output), "--dir", b.game)
-    assert r.exit_code == 0, r.output
-    r = a.run("receive", a.game, last_line(r.output))
-    assert r.exit_code == 0, r.output
+    begin(a, b)
 
 
 def verified(*players: Player) -> None:
@@ -102,12 +109,7 @@ def test_a_whole_dice_game_between_an_agent_key_and_a_keystore_key(ssh_agent, tm
 
 @pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="ssh-keygen is not installed")
 def test_ssh_keygen_verifies_a_message_the_agent_signed(ssh_agent, tmp_path):
-    ann = agent_player(tmp_path, "ann", ssh_agent)
-    ssh_agent.add(Identity.from_seed(ANN_SEED, "ann"))
-    assert ann.run("key", "use-agent").exit_code == 0
-    bob = keystore_player(tmp_path, "bob")
-    start(ann, bob)
-    exchange(ann, bob, tmp_path, ROLL_AND_SEAL)
+    ann, bob = rolled_with_the_agent(ssh_agent, tmp_path)
     out = tmp_path / "extract"
     assert bob.run("verify", bob.game, "--extract", out).exit_code == 0
     for seq in ("0000", "0002"):
@@ -190,12 +192,7 @@ def test_a_key_that_is_not_ed25519_is_refused_saying_why(ssh_agent, tmp_path):
 
 
 def test_the_agent_gone_or_without_the_key_is_a_precise_error(ssh_agent, tmp_path):
-    ann = agent_player(tmp_path, "ann", ssh_agent)
-    ssh_agent.add(Identity.from_seed(ANN_SEED, "ann"))
-    assert ann.run("key", "use-agent").exit_code == 0
-    bob = keystore_player(tmp_path, "bob")
-    start(ann, bob)
-    exchange(ann, bob, tmp_path, ROLL_AND_SEAL)
+    ann, bob = rolled_with_the_agent(ssh_agent, tmp_path)
     orders = tmp_path / "o.toml"
     orders.write_text('[[order]]\ntype = "roll"\ndice = "d6"\n')
     r = bob.run("play", bob.game, "--orders", orders)

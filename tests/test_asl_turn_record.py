@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import exchange, last_line
+from conftest import begin, exchange, last_line
 
 from pbem.engine.machine import DiceRolled, Ordered
 from pbem.errors import IllegalOrderError, InputError
@@ -137,11 +137,7 @@ def test_asl_module_version_2_reads_its_rolls_as_it_did():
 def asl_game(players, tmp_path):
     """Ann (axis) and Bob (allied) have exchanged messages 0 and 1; Ann to move."""
     ann, bob = players
-    r = ann.run("new", ann.game, "--game", "asl", "--as", "axis", "--opponent", bob.pub())
-    assert r.exit_code == 0, r.output
-    r = bob.run("join", last_line(r.output), "--dir", bob.game)
-    assert r.exit_code == 0, r.output
-    assert ann.run("receive", ann.game, last_line(r.output)).exit_code == 0
+    begin(ann, bob, "asl", "axis")
     return ann, bob
 
 
