@@ -218,6 +218,8 @@ def test_a_message_of_many_one_die_terms_is_received_in_time_linear_in_its_terms
         assert r.output.count(" rolled d2+") == orders, r.output[-500:]  # every roll, every term
         return elapsed
 
-    small = min(seconds(20, i) for i in range(2))  # 660 terms
-    large = min(seconds(80, i) for i in range(2))  # 2,640 terms
-    assert large / small < 6, (small, large)
+    small = min(seconds(20, i) for i in range(3))  # 660 terms
+    large = min(seconds(80, i) for i in range(3))  # 2,640 terms
+    # linear is 4, quadratic 16 (the old code: about 14); a busy machine's
+    # caches moved one run to 6.0, so the line is drawn between the two
+    assert large / small < 9, (small, large)
