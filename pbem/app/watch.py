@@ -62,6 +62,8 @@ from pbem.mail import outbox
 from pbem.mail.inbox import import_sources
 from pbem.mail.outbox import GameMail, MailError
 from pbem.match import session
+from pbem.match.replay import declared_rolls
+from pbem.match.session import build_transcript
 from pbem.match.directory import GameDirectory
 from pbem.protocol.keys import derive_secret
 from pbem.protocol.message import SignedMessage
@@ -121,8 +123,6 @@ def rolls_of(match: Any, seq: int) -> list[Any]:
     completed (keyed by message ``seq - 1``) and, for its recipient, those
     keyed by it (computed on receipt, provisional until the reply,
     docs/protocol.md §6.3).  Read from the end of the replay's rolls."""
-    from pbem.match.replay import declared_rolls
-
     return declared_rolls(match.replay.rolls.since(lambda r: r.key_seq >= seq - 1))
 
 
@@ -470,8 +470,6 @@ class Watch:
         told once, with the ``pbem join`` that accepts it; watch never
         joins by itself -- the terms, the opponent's key and the directory
         are the player's to accept."""
-        from pbem.match.session import build_transcript
-
         msg = found.message
         try:
             if msg.seq != 0:

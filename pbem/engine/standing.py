@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterable, Mapping
 
+from pbem.engine.machine import DiceDue, Event, illegal, replace
 from pbem.errors import InputError
 
 @dataclass(frozen=True)
@@ -81,8 +82,6 @@ def needs_keying(awaited: Iterable[Any], seq: int) -> bool:
     keying: a side whose machine keys rolls by itself never answers one,
     and two such sides stop after one answer instead of keying each
     other's empty messages for ever."""
-    from pbem.engine.machine import DiceDue
-
     return any(isinstance(a, DiceDue) and a.key_seq == seq for a in awaited)
 
 
@@ -103,8 +102,6 @@ class KeysRolls:
         return {"type": "standing", **instructions} if instructions else None
 
     def _standing(self, state: Any, side: str, order: Mapping[str, Any]) -> tuple[Any, list[Any]]:
-        from pbem.engine.machine import Event, illegal, replace
-
         if set(order) != {"type", KEY_ROLLS} or order[KEY_ROLLS] not in KEY_ROLLS_ANSWERS:
             raise illegal(self.standing_rule, f"a standing order is {{\"type\": \"standing\", \"{KEY_ROLLS}\": "
                                               f"\"auto\" or \"off\"}}, not {dict(order)!r}")
@@ -117,8 +114,6 @@ class KeysRolls:
 
     def _keying(self, state: Any, seq: int, awaited: Iterable[Any]) -> Any:
         """``state`` at the end of message ``seq``: whether it needs keying (:func:`needs_keying`)."""
-        from pbem.engine.machine import replace
-
         keying = needs_keying(awaited, seq)
         return state if keying == state.keying else replace(state, keying=keying)
 
