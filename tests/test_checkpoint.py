@@ -288,6 +288,24 @@ def test_a_restored_history_unpickles_only_the_parts_it_reads():
     assert list(cut) == list(range(11))
 
 
+def test_a_historys_parts_are_kept_compressed_and_read_back_whole():
+    """A game's record repeats itself (the same rule names, texts, keys): a
+    part is compressed once, when it is made, so a kept replay of a long
+    game is a fraction of its pickle; read back, every item is as it was."""
+    import pickle
+
+    from pbem.engine.machine import Event
+
+    events = [Event("dice.roll", f"first rolled 2d6+1 for 'fire {i % 4}': {i % 6 + 1} + {i % 5 + 1} + 1",
+                    {"label": f"{i // 4}.{i % 4}", "dice": "2d6+1", "values": [[i % 6 + 1, i % 5 + 1]]})
+               for i in range(600)]
+    kept = pickle.dumps(History(events), protocol=pickle.HIGHEST_PROTOCOL)
+    assert len(kept) * 4 < len(pickle.dumps(events, protocol=pickle.HIGHEST_PROTOCOL))
+    back = pickle.loads(kept)
+    assert [size for _, size in back._parts] == [256, 256, 88]
+    assert list(back) == events and back[-1] == events[-1]
+
+
 @pytest.mark.parametrize("field, a, b", [(2, 0, 2**61 - 1), (3, -1, -2)])  # ino, mtime_ns
 def test_stamps_that_collide_under_pythons_hash_are_told_apart(field, a, b):
     """Issue 27 m7: a writer of the game directory who can set a file's

