@@ -987,7 +987,8 @@ def main() -> None:
         if wanted("bot"):
             bot_games(Path(tmp) / "bot", 10 if args.quick else 50)
         if wanted("goals"):
-            timing_goals(Path(tmp) / "goals", (50, 500) if args.quick else (50, 2000), 3 if args.quick else 7)
+            # 15 rounds: with 7, two runs on a quiet 2-core machine put the same command 0.2x apart
+            timing_goals(Path(tmp) / "goals", (50, 500) if args.quick else (50, 2000), 3 if args.quick else 15)
     command = "python benchmarks/run.py" + (" --quick" if args.quick else "")
     text = report(command, time.perf_counter() - started)
     if args.out == "-":
