@@ -36,6 +36,23 @@ def test_the_first_line_of_its_output_is_the_password(tmp_path):
     assert run_password_command(command, where="here") == "s3cret p\u00e4ss"
 
 
+def test_a_command_that_prints_without_end_costs_no_memory(tmp_path):
+    """Only the first 64 KiB of what the command prints is kept: 40 MB
+    after the password line are read and dropped, never held."""
+    import tracemalloc
+
+    command = script(tmp_path, "pw", "import sys; print('s3cret')\n"
+                                     "for _ in range(40): sys.stdout.write('x' * 1_000_000)\n"
+                                     "sys.stderr.write('e' * 5_000_000)")
+    tracemalloc.start()
+    try:
+        assert run_password_command(command, where="here") == "s3cret"
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 4_000_000, peak
+
+
 @pytest.mark.parametrize(("body", "expected"), [
     ("import sys; sys.stderr.write('Error: mail/imap is not in the password store.\\n'); sys.exit(1)",
      "failed with exit status 1: Error: mail/imap is not in the password store."),

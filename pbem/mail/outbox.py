@@ -38,6 +38,7 @@ from typing import Any, Mapping
 from pbem.engine import contract
 from pbem.errors import InputError, UsageError
 from pbem.match import session
+from pbem.mail.password import check_file
 from pbem.match.directory import GameDirectory
 from pbem.util import tomlfile
 
@@ -174,8 +175,6 @@ def home_table(home: str | Path, name: str, keys: set[str]) -> tuple[Path, dict[
     if unknown:
         raise InputError(f"{path}: unknown key(s) in [{name}]: {', '.join(unknown)} (known: {', '.join(sorted(keys))})")
     if "password_command" in table:
-        from pbem.mail.password import check_file
-
         if not isinstance(table["password_command"], str):
             raise InputError(f"{path}: [{name}] password_command must be a string, e.g. \"pass show mail/{name}\"")
         check_file(path)

@@ -18,7 +18,9 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+import threading
 from pathlib import Path
+from typing import IO
 
 from pbem.errors import InputError
 
@@ -43,20 +45,19 @@ def run_password_command(command: str, *, where: str, timeout: float = TIMEOUT) 
     if not argv:
         raise PasswordCommandError(f"{where} is empty: name the command that prints the password")
     try:
-        done = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              timeout=timeout, check=False)
+        returncode, stdout, stderr = _run_bounded(argv, timeout)
     except FileNotFoundError as err:
         raise PasswordCommandError(f"{where}: no such program {argv[0]!r} (the command {command!r})") from err
     except subprocess.TimeoutExpired as err:
         raise PasswordCommandError(f"{where}: the command {command!r} did not finish within {timeout:g} s") from err
     except OSError as err:
         raise PasswordCommandError(f"{where}: cannot run the command {command!r}: {err.strerror or err}") from err
-    if done.returncode != 0:
-        status = (f"was killed by signal {-done.returncode}" if done.returncode < 0
-                  else f"failed with exit status {done.returncode}")
-        said = _first_line(done.stderr[:MAX_OUTPUT])
+    if returncode != 0:
+        status = (f"was killed by signal {-returncode}" if returncode < 0
+                  else f"failed with exit status {returncode}")
+        said = _first_line(stderr)
         raise PasswordCommandError(f"{where}: the command {command!r} {status}" + (f": {said[:200]}" if said else ""))
-    line = done.stdout[:MAX_OUTPUT].split(b"\n", 1)[0].rstrip(b"\r")
+    line = stdout.split(b"\n", 1)[0].rstrip(b"\r")
     if not line:
         raise PasswordCommandError(f"{where}: the command {command!r} printed no password (its first line of "
                                    f"output is empty)")
@@ -64,6 +65,34 @@ def run_password_command(command: str, *, where: str, timeout: float = TIMEOUT) 
         return line.decode("utf-8")
     except UnicodeDecodeError as err:
         raise PasswordCommandError(f"{where}: the command {command!r} printed a first line that is not UTF-8") from err
+
+
+def _run_bounded(argv: list[str], timeout: float) -> tuple[int, bytes, bytes]:
+    """Run ``argv``: its exit status and the first :data:`MAX_OUTPUT` bytes
+    of its standard output and error.  What it prints past them is read
+    and dropped, so a command that prints without end costs no memory; one
+    that does not finish within ``timeout`` is killed (TimeoutExpired)."""
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    kept = (bytearray(), bytearray())
+
+    def drain(stream: IO[bytes], into: bytearray) -> None:
+        for chunk in iter(lambda: stream.read(65536), b""):
+            into += chunk[: MAX_OUTPUT - len(into)]
+
+    readers = [threading.Thread(target=drain, args=(stream, into), daemon=True)
+               for stream, into in zip((proc.stdout, proc.stderr), kept, strict=True) if stream is not None]
+    for reader in readers:
+        reader.start()
+    try:
+        returncode = proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        raise
+    finally:
+        for reader in readers:
+            reader.join(5)
+    return returncode, bytes(kept[0]), bytes(kept[1])
 
 
 def check_file(path: Path) -> None:
