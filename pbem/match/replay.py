@@ -18,11 +18,11 @@ so both give the same result by construction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
 
 from pbem.engine import contract
-from pbem.engine.machine import DiceDue, DiceRolled, Event, MessageEnd, Opened, Ordered, RevealDue, Sealed
+from pbem.engine.machine import DiceDue, DiceRolled, Event, MessageEnd, Opened, Ordered, RevealDue, Sealed, replace
 from pbem.errors import HiddenInfoError, IllegalOrderError, IntegrityError
 from pbem.engine.history import History
 from pbem.protocol.dice import dice_key, roll
@@ -166,7 +166,13 @@ def describe(game: Any, state: Any, due: DiceDue, values: tuple[int, ...] | None
              events: Sequence[Event] = ()) -> tuple[str, str, int, tuple[tuple[str, int], ...], int | None, str]:
     """(roll label, expression, sign, modifiers, total, shown) of the group ``due``,
     as the game describes it (:class:`pbem.engine.contract.DescribesRolls`) or as a roll of its own."""
-    found = game.describe_roll(state, due, values, events) if isinstance(game, contract.DescribesRolls) else None
+    return _described(game.describe_roll(state, due, values, events) if isinstance(game, contract.DescribesRolls)
+                      else None, due)
+
+
+def _described(found: Mapping[str, Any] | None, due: DiceDue
+               ) -> tuple[str, str, int, tuple[tuple[str, int], ...], int | None, str]:
+    """:func:`describe`'s answer from what the game's ``describe_roll`` said (``found``)."""
     if found is None:
         return due.label, f"{due.count}d{due.sides}", 1, (), None, ""
     modifiers = tuple((str(why), int(m)) for why, m in found.get("modifiers", ()))
@@ -316,6 +322,7 @@ def resolve_dice(
     key = dice_key(transcript.game, seq, msg.digest, transcript.chain_values[seq], partner_value)
     events: list[Event] = []
     records: list[RollRecord] = []
+    describes = isinstance(game, contract.DescribesRolls)  # once: a Protocol check reads the whole class
     while True:
         due = [d for d in game.awaiting(state) if isinstance(d, DiceDue) and d.key_seq == seq]
         if not due:
@@ -325,7 +332,8 @@ def resolve_dice(
             before = state
             state, new = game.apply(state, DiceRolled(d.label, values))
             events.extend(new)
-            label, expression, sign, modifiers, total, shown = describe(game, before, d, values, new)
+            label, expression, sign, modifiers, total, shown = _described(
+                game.describe_roll(before, d, values, new) if describes else None, d)
             records.append(RollRecord(d.label, d.purpose, d.count, d.sides, values, seq, msg.side, seq + 1, provisional,
                                       "" if label == d.label else label, expression, sign, modifiers, total, shown))
     # a roll's total is known with its last group: every group of it carries it
