@@ -209,7 +209,7 @@ def replace(obj: Any, **changes: Any) -> Any:
     Values a record keeps on itself besides its fields (a
     ``cached_property``) are not carried over; anything else, or a name that
     is not a field, goes through ``dataclasses.replace`` and its checks."""
-    cls = type(obj)
+    cls: Any = type(obj)
     names = _copied_fields(cls)
     if names is None or not changes.keys() <= names:
         return dataclasses.replace(obj, **changes)
@@ -225,13 +225,16 @@ def replace(obj: Any, **changes: Any) -> Any:
 
 
 @functools.cache
-def _copied_fields(cls: type) -> frozenset[str] | None:
+def _copied_fields(cls: Any) -> frozenset[str] | None:
     """The field names of ``cls`` when :func:`replace` may copy it field by
     field (see there), else None.  A property of the class, fixed once it
     is defined."""
     params = getattr(cls, "__dataclass_params__", None)
     if params is None or not params.frozen or hasattr(cls, "__post_init__") or hasattr(cls, "__slots__"):
         return None
+    written = getattr(getattr(cls, "__init__", None), "__code__", None)
+    if written is None or written.co_filename != "<string>":
+        return None  # an __init__ of the class's own (hexes.Hexside orders its ends), not the one dataclass wrote
     fields = dataclasses.fields(cls)
     if len(fields) != len(cls.__dataclass_fields__) or not all(f.init for f in fields):
         return None  # a ClassVar, an InitVar or a field __init__ does not take
