@@ -22,6 +22,7 @@ import os
 import resource
 import select
 import shutil
+import operator
 import statistics
 import struct
 import subprocess
@@ -30,7 +31,7 @@ import termios
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 #: the terminal every run sees: a pty of this size, and the same COLUMNS/LINES in a pipe
 COLUMNS, LINES = 120, 40
@@ -158,6 +159,13 @@ class Times:
     @property
     def median_wall(self) -> float:
         return statistics.median(self.wall)
+
+
+def paired_median(a: Times, b: Times, combine: Callable[[float, float], float] = operator.truediv) -> float:
+    """The median over the rounds of ``combine(a's CPU, b's CPU)`` in the same
+    round (their ratio by default): each round's two runs saw the same
+    machine, and one lucky or slow run moves neither the median nor its pair."""
+    return statistics.median(combine(x, y) for x, y in zip(a.cpu, b.cpu, strict=True))
 
 
 # --------------------------------------------------------------------------- scenes
