@@ -30,6 +30,8 @@ from typing import Any, Mapping, Sequence
 from pbem.engine.contract import OrdersTemplates, Section, Sections
 from pbem.engine.machine import DecisionDue, DiceDue, RevealDue
 from pbem.errors import PbemError, UsageError
+from pbem.match import session
+from pbem.match.replay import counted, pending_rolls
 from pbem.util import tomlfile
 
 
@@ -133,7 +135,6 @@ def for_match(match: Any, *, proposal: str | None = None, file: str | None = Non
     ``file`` the template is written to, where they are known."""
     if match.player is None:
         raise UsageError("an orders template needs your key: it is made for the player whose move it is")
-    from pbem.match import session
 
     transcript, replay, game = match.transcript, match.replay, match.game
     side = match.player.side
@@ -174,8 +175,6 @@ def for_match(match: Any, *, proposal: str | None = None, file: str | None = Non
     body = template(game, replay.state, side, match.player.store)
     awaited = [f"message {seq:04d}: " + body.awaited[0]] + body.awaited[1:] if body.awaited else [f"message {seq:04d}"]
     if any(isinstance(d, DiceDue) for d in replay.pending):
-        from pbem.match.replay import counted, pending_rolls
-
         awaited.append(f"your message completes the key of {counted(pending_rolls(replay))} of "
                        f"{transcript.opponent(side)}'s")
     kept = _checked_examples(session, match, body)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from pbem.errors import PbemError, UsageError
+from pbem.errors import PbemError, UsageError, VerificationError
 from pbem.mail.outbox import GameMail
 from pbem.match import session
 from pbem.match.directory import GameDirectory
@@ -122,8 +122,6 @@ def game_status(
                 raise
             match = session.load(directory, None)  # not one of this game's players
     except PbemError as err:
-        from pbem.errors import VerificationError
-
         status.error = str(err)
         status.fails_verification = isinstance(err, VerificationError)
         return status

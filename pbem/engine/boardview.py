@@ -24,6 +24,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Literal, Mapping, TypeVar
 
+from pbem.errors import InputError
+
 if TYPE_CHECKING:
     from pbem.engine.mapdata import GameMap
 
@@ -210,8 +212,6 @@ def from_stacks(game: str, sides: tuple[SideInfo, ...], gmap: "GameMap",
     hex of ``gmap``; any other is a box (one of the map's, or a holding box
     captioned by ``box_names``).  The holding boxes come first, then every
     box of the map.  InputError quoting a bad key or a counter without a label."""
-    from pbem.errors import InputError
-
     names = dict(box_names or {})
     on_map: list[Stack] = []
     held: list[Box] = []

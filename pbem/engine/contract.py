@@ -18,8 +18,7 @@ terminal dialogue of ``pbem play``, a scripted demo game.  It is a module
 the game's name, found by :func:`pbem.engine.registry.frontend`, and asked with
 ``isinstance`` for :class:`Dialogue` and :class:`Demo`.  A game's CLI
 commands are a :class:`Commands` registered under ``pbem.commands``: listing
-``pbem``'s commands imports just those, not every game's rules nor this
-module.  A frontend module may import click and the layers above
+``pbem``'s commands imports just those, not every game's rules.  A frontend module may import click and the layers above
 ``engine``; the rules modules of a game may not.
 """
 
@@ -28,9 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
 
-if TYPE_CHECKING:  # annotations only: listing pbem's commands imports this module, not the state machine
+from pbem.engine.machine import Action, Awaited, DecisionDue, DiceDue, Event, ParsedOrders, describe_awaited
+from pbem.errors import InputError
+
+if TYPE_CHECKING:  # annotations only: the board view's records are the renderers' business
     from pbem.engine.boardview import BoardView
-    from pbem.engine.machine import Action, Awaited, DiceDue, Event, ParsedOrders
 
 
 @runtime_checkable
@@ -160,8 +161,6 @@ def proposed_options(game: Any, options: Mapping[str, Any], named: Mapping[str, 
     """A proposal's options with the game's :class:`Rulings` table filled in
     (every ruling named, so message 0 pins them all); ``named`` or
     ``preset`` for a game without rulings is an InputError."""
-    from pbem.errors import InputError
-
     if isinstance(game, Rulings):
         return {**options, "rulings": game.choose_rulings(named, preset)}
     if named or preset:
@@ -334,8 +333,6 @@ def decisions_for(game: Any, state: Any, side: str, *, closing: bool) -> tuple[s
     nothing; a game without the capability decides in every other message;
     and every :class:`~pbem.engine.machine.DecisionDue` of ``side`` is a
     decision whatever the game says."""
-    from pbem.engine.machine import DecisionDue, describe_awaited
-
     if closing:
         return ()
     asked = [describe_awaited(a) for a in game.awaiting(state) if isinstance(a, DecisionDue) and a.side == side]

@@ -59,6 +59,7 @@ The schema, by example (every table but ``[map]`` and ``[terrain]`` optional)::
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from dataclasses import dataclass, field
@@ -67,11 +68,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
+from pbem.engine.datafiles import data_files
 from pbem.engine.hexes import OFFSET_LAYOUTS, Grid, Hex, Hexside, Layout
 from pbem.engine.paths import half_mp
 from pbem.engine.ruleset import ruleset_hash
 from pbem.errors import DataError, InputError
 from pbem.util.schema import OMIT, Any_, Array, Check, Convert, Entries, Fail, Int, Key, Refusal, Shape, Str, Table, TypeSwitch
+from pbem.util.tomlfile import parse
 
 __all__ = [
     "HEXSIDE_FEATURES",
@@ -132,7 +135,6 @@ class DataFile:
                 raw = path.read_bytes()
             except OSError as err:
                 raise DataError(f"{label}: cannot read: {err.strerror or err}") from err
-        from pbem.util.tomlfile import parse
 
         text, data = parse(raw, label, DataError)
         return cls(label, text), data
@@ -352,7 +354,6 @@ class GameMap:
         folded = {key.casefold(): h for key, h in self.places.items()}
         if str(name).casefold() in folded:  # "laha" is Laha
             return folded[str(name).casefold()]
-        import difflib
 
         close = difflib.get_close_matches(str(name), list(self.places), n=2, cutoff=0.6)
         hint = f"did you mean {' or '.join(repr(c) for c in close)}?" if close else f"known: {', '.join(sorted(self.places))}"
@@ -875,8 +876,6 @@ def load_dataset(directory: str | Path, override: str | Path | None = None, excl
     game may supply just ``charts.toml``.  The ruleset hash covers the files
     actually used, so both players must use the same ones.  ``exclude``:
     files of ``directory`` that are not data (:func:`~pbem.engine.datafiles.data_files`)."""
-    from pbem.engine.datafiles import data_files
-
     files = data_files(directory, override, REQUIRED_FILES, exclude)
     gmap = load_map(files["map.toml"][1], name=str(files["map.toml"][0]))
     counters = load_counters(files["counters.toml"][1], name=str(files["counters.toml"][0]))

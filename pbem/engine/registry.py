@@ -24,7 +24,9 @@ import re
 import sys
 from typing import Any, Callable
 
+from pbem.engine import contract
 from pbem.errors import DataError, UsageError
+
 
 def _load(target: str) -> Any:
     module, _, attr = target.partition(":")
@@ -124,7 +126,6 @@ def get(name: str, data_dir: str | None = None, *, local: bool = False) -> Any:
                          f"are missing: install pbem with pip install -e . or pip install pbem)")
     else:
         raise UsageError(f"unknown game {name!r}; available: {', '.join(sorted(games))}")
-    from pbem.engine import contract  # its Protocols cost pbem --help, which only lists the games' commands
 
     if not isinstance(game, contract.Game):
         raise UsageError(f"{name!r} is not a pbem game: it has no {', '.join(contract.lacking(game))} "

@@ -8,6 +8,7 @@ waits for the next run.  What is in the mail is :mod:`pbem.protocol.scan`'s.
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -119,7 +120,6 @@ def import_sources(
                 report.already.append(item)
         else:
             todo.append(item)
-    import tempfile
 
     with tempfile.TemporaryDirectory(prefix="pbem-import-") as tmp:
         for done, item in enumerate(todo):

@@ -36,11 +36,14 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from pbem.engine import contract
-from pbem.errors import InputError, UsageError
-from pbem.match import session
+from pbem.engine.history import newest
+from pbem.errors import InputError, IntegrityError, UsageError
 from pbem.mail.password import check_file
+from pbem.match import session
 from pbem.match.directory import GameDirectory
+from pbem.match.replay import counted, pending_rolls
 from pbem.util import tomlfile
+from pbem.util.atomicfile import replace as write_whole
 
 GAME_MAIL = "mail.toml"
 HOME_MAIL = "mail.toml"
@@ -75,9 +78,7 @@ def _refuse_password(doc: Mapping[str, Any], path: Path) -> None:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    from pbem.util.atomicfile import replace
-
-    replace(path, data, parents=True)
+    write_whole(path, data, parents=True)
 
 
 # --------------------------------------------------------------------------- per game: DIR/mail.toml
@@ -281,13 +282,9 @@ def summary_text(match: Any, seq: int) -> str:
             "then send back the file it names (pbem mail YOUR_GAME_DIR).",
         ]
     else:
-        from pbem.engine.history import newest
-
         events = [e for s, e in newest(replay.events, lambda item: item[0] >= seq) if s == seq]
         lines.append("What happened:" if events else "What happened: nothing but the turn passing (no orders).")
         lines += [f"  {e.sentence()}" for e in events]
-        from pbem.match.replay import counted, pending_rolls
-
         pending = pending_rolls(replay, seq)
         if pending:
             lines += ["", f"Keyed by this message: {counted(pending)}.", f"They are rolled when {other}'s reply arrives:"]
@@ -408,8 +405,6 @@ def write_eml(outgoing: Outgoing, path: str | Path | None = None) -> Path:
     box = outgoing.message_file.parent / OUTBOX
     target = Path(path) if path else box / (outgoing.message_file.stem + ".eml")
     if target.parent == box and box.is_symlink():  # a planted DIR/outbox -> elsewhere would write there
-        from pbem.errors import IntegrityError
-
         raise IntegrityError(f"{box} is a link; pbem writes the game's emails only into a directory of the game "
                              f"itself (remove the link, or give --out PATH)")
     _write_atomic(target, outgoing.email.as_bytes(policy=SMTP_POLICY))

@@ -13,6 +13,7 @@ import contextlib
 import operator
 import os
 import re
+import tempfile
 import time
 from functools import partial
 from pathlib import Path
@@ -47,8 +48,6 @@ def atomic_create(path: Path, data: bytes, *, mode: int = 0o644) -> None:
 
 
 def _write_new(path: Path, data: bytes, mode: int) -> None:
-    import tempfile
-
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

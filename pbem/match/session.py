@@ -34,14 +34,17 @@ from pbem.errors import (
 )
 from pbem.match import datasets
 from pbem.match.checkpoint import Checkpoints, Covered, Stamps
-from pbem.match.directory import GameDirectory, message_name
+from pbem.match.directory import FILE_RE, GameDirectory, message_name
 from pbem.match.replay import Replay, actions_for, apply_message, counted, extend, pending_rolls, replay
 from pbem.match.summary import Finding, check_files, claimed_in, compare, events_of, message_summary, summary_of
 from pbem.protocol import limits, sealed, sshsig
+from pbem.protocol import scan as mail_scan
 from pbem.protocol.chain import HashChain, chain_seed
 from pbem.protocol.keys import derive_secret
+from pbem.protocol.limits import read_input
 from pbem.protocol.message import FORMAT_VERSION, SignedMessage, sign_body
 from pbem.protocol.transcript import Transcript
+from pbem.util.atomicfile import replace as write_whole
 
 
 def ruleset_hash(game: Any) -> str:
@@ -89,10 +92,7 @@ def read_messages(paths: Iterable[Path], read: Mapping[Path, bytes] | None = Non
     bytes already read, by path."""
     found = []
     for path in paths:
-        from pbem.protocol.limits import read_input
-
         data = read[path] if read and path in read else read_input(path)
-        from pbem.protocol import scan as mail_scan
 
         if mail_scan.looks_like_mail(data) or mail_scan.looks_like_mbox(data):
             scan = mail_scan.scan_bytes(data, Path(path).name)
@@ -102,8 +102,6 @@ def read_messages(paths: Iterable[Path], read: Mapping[Path, bytes] | None = Non
         else:
             messages = SignedMessage.all_from_text(data, source=str(path))
         if not messages:
-            from pbem.match.directory import FILE_RE
-
             # a game's own message file without its armour is damage (exit 1); any other file, wrong input (exit 2)
             error = IntegrityError if FILE_RE.match(Path(path).name) else InputError
             raise error(f"{path}: no '-----BEGIN PBEM MESSAGE-----' line; not a pbem turn file")
@@ -543,8 +541,6 @@ def join_game(
     if finding is not None and warn is not None:
         warn(finding)
     if record is not None:
-        from pbem.util.atomicfile import replace as write_whole
-
         write_whole(record, f"message 0001 written to {path.resolve()}\n".encode(), mode=0o600, parents=True)
     return path, result.transcript
 

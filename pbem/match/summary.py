@@ -19,14 +19,18 @@ the next seq, so they never enter this message's summary.
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
 from pbem.engine import contract
 from pbem.engine.history import newest
-from pbem.errors import PbemError
-from pbem.protocol.message import clean_lines
+from pbem.errors import HiddenInfoError, IntegrityError, PbemError
+from pbem.match.directory import GameDirectory, message_name
+from pbem.protocol import scan, sealed
+from pbem.protocol.message import BEGIN, SignedMessage, clean_lines
+from pbem.protocol.scan import summary_above
 
 SHOWN = 160  # characters of a line quoted in a warning, at most
 
@@ -107,9 +111,6 @@ def _blocks_in(data: bytes, name: str) -> list[tuple[Any, str]]:
     read as :func:`pbem.match.session.read_messages` reads it: mail by the
     mail scanner, text (a turn file) by the armour reader, whose bodies
     stay undecoded."""
-    from pbem.protocol import scan
-    from pbem.protocol.message import BEGIN, SignedMessage
-
     if scan.looks_like_mail(data) or scan.looks_like_mbox(data):
         return [(item.message, item.summary) for item in scan.scan_bytes(data, name).found]
     text = data.decode("utf-8", errors="replace")
@@ -183,8 +184,6 @@ def check_files(paths: Iterable[str | Path], replay: Any) -> list[Finding]:
     for every message of ``replay`` in ``paths`` (directories or files).  A
     game directory's file holds the message its name gives (verify has
     checked): only its head is read."""
-    from pbem.match.directory import GameDirectory, message_name
-
     by_seq: dict[int, tuple[Path, str]] = {}
     loose: list[Path] = []
     for p in paths:
@@ -211,9 +210,6 @@ def check_files(paths: Iterable[str | Path], replay: Any) -> list[Finding]:
 
 def _summary_at_head(path: Path) -> str:
     """The summary above the first armoured block of the file ``path``."""
-    from pbem.protocol.message import BEGIN
-    from pbem.protocol.scan import summary_above
-
     try:
         text = path.read_text("utf-8", errors="replace")
     except OSError:
@@ -243,11 +239,6 @@ def revealed_at_end(transcript: Any) -> dict[tuple[str, str], str]:
     note nobody revealed during the game is known to all once the game is
     over.  Empty for a side whose secret is not published; a store that
     does not open is left out (``verify --audit`` reports it)."""
-    import base64
-
-    from pbem.errors import HiddenInfoError, IntegrityError
-    from pbem.protocol import sealed
-
     found: dict[tuple[str, str], str] = {}
     for m, msg in enumerate(transcript.messages):
         side, blob = msg.side, msg.body.get("sealed")

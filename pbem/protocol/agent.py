@@ -30,6 +30,8 @@ signs the same way twice and no stable secret can be derived from it.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
 import socket
 import time
@@ -96,9 +98,6 @@ class AgentKey:
     @property
     def fingerprint(self) -> str:
         """``SHA256:...`` of the blob, as ``ssh-add -l`` prints it for any key type."""
-        import base64
-        import hashlib
-
         return "SHA256:" + base64.b64encode(hashlib.sha256(self.blob).digest()).decode("ascii").rstrip("=")
 
     def describe(self) -> str:

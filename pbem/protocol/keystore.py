@@ -25,15 +25,14 @@ import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from pbem.errors import IdentityError, UsageError
-from pbem.protocol.keys import MAX_COMMENT, Identity, PublicKey, comment_problem
+import platformdirs
+
+from pbem.errors import AgentError, IdentityError, UsageError
+from pbem.protocol.agent import Agent, AgentIdentity
+from pbem.protocol.keys import MAX_COMMENT, Identity, PublicKey, comment_problem, public_key_of_private
 from pbem.protocol.sshwire import is_encrypted, parse_private_header
 from pbem.util.atomicfile import replace
-
-if TYPE_CHECKING:  # keys imports cryptography: loaded when a key is read or made, not to find the home
-    from pbem.protocol.keys import Identity, PublicKey
 
 HOME_ENV = "PBEM_HOME"
 PASSPHRASE_ENV = "PBEM_PASSPHRASE"
@@ -44,7 +43,6 @@ def home_dir() -> Path:
     override = os.environ.get(HOME_ENV)
     if override:
         return Path(override)
-    import platformdirs  # lazy: only needed when no override is set
 
     return platformdirs.user_config_path("pbem")
 
@@ -59,8 +57,6 @@ def new_passphrase_from_env() -> bytes | None:
     """The passphrase to encrypt a key with, from ``$PBEM_PASSPHRASE``, or None
     when it is unset.  Set but empty is refused: it would store the key
     unencrypted though nobody asked for that (``--no-passphrase`` does)."""
-    from pbem.errors import UsageError
-
     value = passphrase_from_env()
     if value == b"":
         raise UsageError(f"{PASSPHRASE_ENV} is set but empty: pbem will not store your key unencrypted unless you "
@@ -116,8 +112,6 @@ class Keystore:
         begun with it go on, since the agent makes the same signatures and so
         derives the same per-game secrets (docs/protocol.md §4.4).
         """
-        from pbem.protocol.keys import PublicKey
-
         check_name(name)
         if self.exists():
             current = self.public()
@@ -164,8 +158,6 @@ class Keystore:
         given, unencrypted otherwise.  The name defaults to the comment in the
         neighbouring ``.pub`` file, then to the key's own comment.
         """
-        from pbem.protocol.keys import Identity, PublicKey, comment_problem
-
         if name is not None:
             check_name(name)
         self._refuse_overwrite()
@@ -189,8 +181,6 @@ class Keystore:
 
     def public(self) -> PublicKey:
         """The stored public key; needs no passphrase."""
-        from pbem.protocol.keys import PublicKey, public_key_of_private
-
         if self.public_path.is_file():
             return PublicKey.from_openssh(_read(self.public_path, "public key").decode("utf-8", errors="replace"))
         if self.in_agent():
@@ -297,9 +287,6 @@ class Keystore:
         return IdentityError(f"no identity in {self.path}; run `pbem key new`")
 
     def _agent_identity(self) -> Identity:
-        from pbem.errors import AgentError
-        from pbem.protocol.agent import Agent, AgentIdentity
-
         noted = PublicKey.from_openssh(_read(self.agent_path, "key note").decode("utf-8", errors="replace"))
         public = self.public()
         if public != noted:
@@ -336,8 +323,6 @@ def known_line(key: PublicKey) -> str:
     """``key`` as its line of ``known_keys``: one line that reads back as
     the same key with the same comment, or an IdentityError naming the
     comment (a comment holding a newline would add a key of its choosing)."""
-    from pbem.protocol.keys import PublicKey, comment_problem
-
     line = key.openssh()
     problem = comment_problem(key.comment)
     if problem is None and any(not c.isprintable() for c in line):

@@ -15,15 +15,24 @@ verifies nothing yet -- :func:`pbem.match.session.receive` does that on import.
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import stat
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 from pbem.errors import InputError, IntegrityError, PbemError
-from pbem.protocol.limits import MAX_INPUT_BYTES, input_too_large, mail_nesting_problem, mail_too_deep
+from pbem.protocol.limits import (
+    MAX_INPUT_BYTES,
+    input_too_large,
+    mail_nesting_problem,
+    mail_too_deep,
+    read_at_most,
+    read_input,
+)
 from pbem.protocol.message import BEGIN, END, SUMMARY_HEAD, SignedMessage, clean_lines
 
 if TYPE_CHECKING:  # the email, mailbox and html modules cost ~20 ms: imported when a mail is read
@@ -153,8 +162,6 @@ def looks_like_mbox(data: bytes) -> bool:
 
 def html_to_text(markup: str) -> str:
     """Enough of an HTML body's text to find an armoured block pasted in it."""
-    import html
-
     markup = _without_scripts(markup)
     markup = _BLOCK_TAGS.sub("\n", markup)
     return html.unescape(_TAG.sub("", markup)).replace("\xa0", " ")
@@ -317,7 +324,6 @@ def maildir_message(file: Path) -> bytes | str:
     the input limit is refused by its size before a byte is read.  Raises
     FileNotFoundError when a mail client moved it meanwhile."""
 
-    from pbem.protocol.limits import MAX_INPUT_BYTES, input_too_large, read_at_most
 
     info = file.stat()
     if not stat.S_ISREG(info.st_mode):
@@ -370,8 +376,6 @@ def delivery_order(key: str) -> tuple[float, int, int, str]:
 def scan_bytes(data: bytes, origin: str) -> Scan:
     """Text of unknown kind (a file, standard input): mbox, email or plain text."""
     if looks_like_mbox(data):
-        import tempfile
-
         with tempfile.NamedTemporaryFile(suffix=".mbox") as handle:
             handle.write(data)
             handle.flush()
@@ -400,8 +404,6 @@ def scan_source(source: str | Path, *, stdin: bytes | None = None) -> Scan:
             raise InputError(f"{path}: a directory is read as a Maildir folder, but it has no cur/ and new/")
         scan = blocks_in_maildir(path)
     else:
-        from pbem.protocol.limits import read_input
-
         try:
             with path.open("rb") as handle:
                 head = handle.read(5)

@@ -20,6 +20,7 @@ message *m* (the steps are numbered as in docs/protocol.md, section 5):
 from __future__ import annotations
 
 import base64
+import binascii
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -311,9 +312,6 @@ class Transcript:
             self.reveals[(side, slot)] = Reveal(side, slot, value, m)
         blob = msg.field("sealed", str)
         if blob:
-            import base64
-            import binascii
-
             try:
                 base64.b64decode(blob, validate=True)
             except (binascii.Error, ValueError) as err:

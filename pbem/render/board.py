@@ -21,6 +21,9 @@ from rich.text import Text
 
 from pbem.engine import contract
 from pbem.engine.boardview import BoardView, map_texts
+from pbem.errors import InputError, UsageError
+from pbem.render import svg
+from pbem.render.hexmap import BRACKETS, header_line, render_map, side_palette, sides_of, window_for
 from pbem.render.literal import Visible, literal, visible
 
 
@@ -41,20 +44,14 @@ def board_svg(game: Any, view: Mapping[str, Any], title: str | None = None, *,
     """The SVG board of ``view`` (:func:`pbem.render.svg.board_svg`), with a
     header (by default what the board says: game, turn, phase, whose move,
     VP, the verdict)."""
-    from pbem.render import svg
-
     board = contract.board_of(game, view)
     if board is None or board.map is None:
-        from pbem.errors import UsageError
-
         raise UsageError(f"the {game.name} game has no board to draw")
     return svg.board_svg(board, title=title, header=svg.board_header(board) if header is None else header)
 
 
 def header(board: BoardView, you: str | None, width: int = 80) -> Text:
     """One line: game, the board's header items, whose view."""
-    from pbem.render.hexmap import header_line
-
     line = header_line(board)
     if you:
         whose = f"you: {board.side_names().get(you, you)}"
@@ -84,8 +81,6 @@ def plain_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], *, title:
 
 def order_of_battle(board: BoardView) -> Text:
     """The units of every side: label, side, the board's columns, status."""
-    from pbem.render.hexmap import BRACKETS, side_palette, sides_of
-
     order = sides_of(board)
     colours = side_palette(order, board.side_colours())
     names = board.side_names()
@@ -104,8 +99,6 @@ def order_of_battle(board: BoardView) -> Text:
 
 def event_hexes(board: BoardView, events: Iterable[Any]) -> list[str]:
     """The hexes the ``events`` name, directly or through a counter that is in one."""
-    from pbem.errors import InputError
-
     gmap = board.map
     if gmap is None:
         return []
@@ -141,12 +134,8 @@ def print_board(out: Console, game: Any, view: Mapping[str, Any], *, you: str | 
     window: ``full`` the whole map, ``around`` a hex (``radius`` each way),
     else as many columns as the terminal's width holds, centred on the
     hexes of the ``events``."""
-    from pbem.render.hexmap import render_map, window_for
-
     board = board_of(game, view)
     if board is None or board.map is None:
-        from pbem.errors import UsageError
-
         raise UsageError(f"the {game.name} game has no board to draw")
     events = list(events)
     width = out.width or 120

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import operator
+import shlex
 import textwrap
-from typing import Any, Iterable, Mapping
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from rich.console import Console
 from rich.text import Text
@@ -14,6 +13,7 @@ from rich.text import Text
 from pbem.engine import contract
 from pbem.engine.history import last_since, newest
 from pbem.match.replay import counted, declared_rolls, describe, pending_rolls
+from pbem.match.summary import revealed_at_end
 from pbem.render.literal import literal
 
 if TYPE_CHECKING:  # rich's tables and panels are imported where drawn: the board (print_turn) needs neither
@@ -125,8 +125,6 @@ def bounded_rolls(out: Console, match: Any, since: int = 0, last: int | None = N
 def _shell(match: Any) -> str:
     """The game's directory as a shell word, for advice the player copies
     (issue 17: no ``DIR`` placeholder where the real one is known)."""
-    import shlex
-
     return shlex.quote(str(match.directory.path))
 
 
@@ -250,8 +248,6 @@ def notes_at_end(transcript: Any, notes: Iterable[Mapping[str, Any]]) -> list[di
     """A view's sealed ``notes``, each one nobody revealed during the game
     given its value (and ``at_end``; no longer ``private``) once its side's
     closing message has published the secret that opens it (issue 30)."""
-    from pbem.match.summary import revealed_at_end
-
     shown = [dict(n) for n in notes]
     if all(n.get("revealed_in") is not None for n in shown):
         return shown

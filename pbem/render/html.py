@@ -25,6 +25,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from pbem.engine import contract
 from pbem.engine.boardview import BoardView
+from pbem.render.board import board_of, board_svg
+from pbem.render.console import notes_at_end
 from pbem.render.hexmap import box_caption
 from pbem.render.literal import visible
 
@@ -111,8 +113,6 @@ def _table(headers: Iterable[str], rows: Iterable[Iterable[Any]], *, cls: str = 
 
 
 def _svg(game: Any, view: Mapping[str, Any], title: str, header: Sequence[str]) -> str:
-    from pbem.render.board import board_svg
-
     text = board_svg(game, view, title, header=header)
     if text.startswith("<?xml"):
         text = text.split("?>", 1)[1].lstrip()
@@ -311,8 +311,6 @@ def _private(view: Any) -> bool:
 
 def match_html(match: Any, *, title: str | None = None) -> str:
     """The page for a loaded :class:`~pbem.match.session.Match`."""
-    from pbem.render.board import board_of
-
     transcript, replay, game = match.transcript, match.replay, match.game
     module = transcript.setup["module"]
     you = match.player.side if match.player else None
@@ -347,8 +345,6 @@ def match_html(match: Any, *, title: str | None = None) -> str:
                 ["marker", "box", "status"],
                 [[c.label, box_caption(board.map, box.where, box.name), c.tooltip] for box, c in markers]))
     else:
-        from pbem.render.console import notes_at_end
-
         parts.append(_view_tables(view, game, replay.state, notes_at_end(transcript, view.get("notes") or [])))
     events = [[f"{seq:04d}", e.rule, e.text] for seq, e in replay.events]
     parts.append("<h2>Log</h2>" + (_table(["msg", "rule", "what happened"], events, cls="log") if events else "<p>No events yet.</p>"))

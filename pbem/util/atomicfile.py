@@ -9,6 +9,7 @@ writer's).  (Message files are never replaced: see
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 
@@ -17,8 +18,6 @@ def replace(path: str | os.PathLike[str], data: bytes, *, mode: int = 0o644, dur
     """Write ``data`` to ``path`` atomically; raises OSError (nothing changed).
     ``parents``: make the missing directories, private (0700) when the file
     is (a ``mode`` with no group or other bits, e.g. a keystore's 0600)."""
-    import tempfile
-
     path = Path(path)
     if parents:
         path.parent.mkdir(mode=0o777 if mode & 0o077 else 0o700, parents=True, exist_ok=True)

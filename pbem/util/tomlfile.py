@@ -18,6 +18,8 @@ import sys
 import tomllib
 from typing import Any, Mapping
 
+import tomli_w
+
 from pbem.errors import InputError
 
 
@@ -54,8 +56,6 @@ def read(path: str | os.PathLike[str]) -> dict[str, Any]:
 def key(name: str) -> str:
     """``name`` as a TOML key: bare (``move``, ``A-1``) where TOML allows, else a
     quoted string (``"Kure 1"``, ``""``, non-ASCII)."""
-    import tomli_w
-
     return tomli_w.dumps({name: 0}).removesuffix(" = 0\n")
 
 
@@ -67,7 +67,6 @@ def value(item: Any) -> str:
         return "{ " + ", ".join(f"{key(k)} = {value(v)}" for k, v in item.items()) + " }" if item else "{}"
     if isinstance(item, (list, tuple)):
         return "[" + ", ".join(value(v) for v in item) + "]"
-    import tomli_w
 
     return tomli_w.dumps({"v": item}).removeprefix("v = ").removesuffix("\n")
 

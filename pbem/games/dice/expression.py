@@ -84,6 +84,8 @@ class DiceTerm:
 
     def value(self, values: tuple[int, ...]) -> int:
         """The sum of the kept results (before the term's sign)."""
+        if self.kind == PLAIN and self.keep is None:  # most rolls: the dice are the results, all kept
+            return sum(values)
         return sum(r for r, keep in zip(self.results(values), self.kept(values), strict=True) if keep)
 
 
