@@ -1235,10 +1235,10 @@ def _register_plugins() -> None:
         return
     _plugins_registered = True
     from pbem.cli import everyday
-    from pbem.engine import registry
+    from pbem.engine import installed
 
     everyday.register(main)
-    for register in registry.commands():
+    for register in installed.commands():
         register(main)
 
 

@@ -19,9 +19,9 @@ from click.shell_completion import CompletionItem
 
 def game_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """The installed games (``pbem new --game``, ``pbem demo GAME``, ``pbem data add GAME``)."""
-    from pbem.engine import registry
+    from pbem.engine import installed
 
-    return [CompletionItem(name) for name in sorted(registry.available()) if name.startswith(incomplete)]
+    return [CompletionItem(name) for name in sorted(installed.available()) if name.startswith(incomplete)]
 
 
 def _sides_given(value: Any) -> list[str]:

@@ -20,82 +20,26 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 import sys
 from typing import Any, Callable
 
 from pbem.engine import contract
+from pbem.engine.installed import (
+    TRUST_ENV,
+    available,
+    commands,
+    entry_points,
+    frontends,
+    lazy_game,
+    load_target,
+    registered_name,
+    trusted_targets,
+)
 from pbem.errors import DataError, UsageError
 
-
-def _load(target: str) -> Any:
-    module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
-
-
-def available() -> dict[str, str]:
-    """Game name -> 'module:attribute', from the ``pbem.games`` entry points."""
-    found: dict[str, str] = {}
-    for name, value in entry_points("pbem.games"):
-        found.setdefault(name, value)
-    return found
-
-
-def entry_points(group: str) -> list[tuple[str, str]]:
-    """(name, value) of every entry point in ``group`` of the installed
-    distributions, in ``sys.path`` order.
-
-    What :func:`importlib.metadata.entry_points` finds, read from each
-    ``*.dist-info`` / ``*.egg-info`` folder's ``entry_points.txt`` on
-    ``sys.path`` -- without importing :mod:`importlib.metadata` (about 25 ms,
-    the better part of ``pbem --help``, which lists every game's commands)."""
-    found: list[tuple[str, str]] = []
-    seen: set[str] = set()
-    header = f"[{group}]"
-    for folder in sys.path:
-        try:
-            names = sorted(os.listdir(folder or "."))
-        except OSError:
-            continue
-        for entry in names:
-            if not entry.endswith((".dist-info", ".egg-info")):
-                continue
-            project = entry.rpartition(".")[0].partition("-")[0].lower().replace("_", "-")
-            if project in seen:  # the first of a distribution on sys.path is the one imported
-                continue
-            seen.add(project)
-            try:
-                with open(os.path.join(folder or ".", entry, "entry_points.txt"), encoding="utf-8") as f:
-                    text = f.read()
-            except OSError:
-                continue
-            section = None
-            for line in text.splitlines():
-                line = line.strip()
-                if not line or line.startswith(("#", ";")):
-                    continue
-                if line.startswith("["):
-                    section = line
-                elif section == header and "=" in line:
-                    name, _, value = line.partition("=")
-                    found.append((name.strip(), value.strip()))
-    return found
-
-
-TRUST_ENV = "PBEM_GAMES"
-
-
-def trusted_targets() -> set[str]:
-    """``module:attribute`` targets the local user trusts beyond the registered games."""
-    return {t for t in re.split(r"[\s,]+", os.environ.get(TRUST_ENV, "")) if ":" in t}
-
-
-def registered_name(name: str) -> str:
-    """The registered name of a game given by name or by its target (else ``name``)."""
-    games = available()
-    if name in games:
-        return name
-    return next((n for n, target in games.items() if target == name), name)
+# what is installed (pbem.engine.installed) is asked of the registry too
+__all__ = ["TRUST_ENV", "available", "commands", "entry_points", "frontend", "frontends", "get", "lazy_game",
+           "load_target", "registered_name", "trusted_targets"]
 
 
 def get(name: str, data_dir: str | None = None, *, local: bool = False) -> Any:
@@ -106,9 +50,9 @@ def get(name: str, data_dir: str | None = None, *, local: bool = False) -> Any:
     games = available()
     name_as_registered = registered_name(name)
     if name in games:
-        game = _load(games[name])
+        game = load_target(games[name])
     elif name_as_registered in games:
-        game = _load(games[name_as_registered])
+        game = load_target(games[name_as_registered])
     elif ":" in name and not local and name not in trusted_targets():
         raise DataError(
             f"game module {name!r} is not an installed pbem game, and pbem never imports code a message names; "
@@ -118,7 +62,7 @@ def get(name: str, data_dir: str | None = None, *, local: bool = False) -> Any:
         if os.getcwd() not in sys.path:  # like `flask --app`: modules beside you load
             sys.path.append(os.getcwd())
         try:
-            game = _load(name)
+            game = load_target(name)
         except (ImportError, AttributeError) as err:
             raise UsageError(f"cannot load game {name!r}: {err}") from err
     elif not games:
@@ -141,25 +85,6 @@ def get(name: str, data_dir: str | None = None, *, local: bool = False) -> Any:
 
 # --------------------------------------------------------------------------- frontends
 
-def frontends() -> dict[str, str]:
-    """Game name -> its frontend's target (``module`` or ``module:attribute``),
-    from the ``pbem.frontends`` entry points."""
-    found: dict[str, str] = {}
-    for name, value in entry_points("pbem.frontends"):
-        found.setdefault(name, value)
-    return found
-
-
-def commands() -> list[Any]:
-    """Every installed game's :class:`~pbem.engine.contract.Commands` (the
-    ``pbem.commands`` entry points): what ``pbem``'s command list imports,
-    and all it imports of the games."""
-    found: dict[str, str] = {}
-    for name, value in entry_points("pbem.commands"):
-        found.setdefault(name, value)
-    return [_load(target) for target in found.values()]
-
-
 def frontend(name: str) -> Any | None:
     """The frontend of the game called ``name`` (a game's ``name``), or None.
 
@@ -171,19 +96,3 @@ def frontend(name: str) -> Any | None:
     module, _, attr = target.partition(":")
     loaded = importlib.import_module(module)
     return getattr(loaded, attr) if attr else loaded
-
-
-def lazy_game(package: str, module: str, cls: str) -> Any:
-    """A ``__getattr__`` for a game's package: ``GAME`` (one instance of
-    ``module.cls``) and ``cls`` load the rules on first use, so importing the
-    package -- for its frontend, to list ``pbem``'s commands -- stays cheap."""
-    def __getattr__(name: str) -> Any:
-        if name not in ("GAME", cls):
-            raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        game_class = getattr(importlib.import_module(module), cls)
-        namespace = vars(sys.modules[package])
-        namespace.setdefault("GAME", game_class())
-        namespace[cls] = game_class
-        return namespace[name]
-
-    return __getattr__

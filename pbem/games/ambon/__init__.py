@@ -3,7 +3,7 @@
 The shipped map, counters and charts are a RECONSTRUCTION (see data/README.md).
 """
 
-from pbem.engine.registry import lazy_game
+from pbem.engine.installed import lazy_game
 
 __all__ = ["GAME", "AmbonGame"]
 __getattr__ = lazy_game(__name__, "pbem.games.ambon.game", "AmbonGame")

@@ -7,7 +7,7 @@ house in solo play).  The force pool, entry roads, failed-morale results,
 the JAT's layout and the scenario are a RECONSTRUCTION (see data/README.md).
 """
 
-from pbem.engine.registry import lazy_game
+from pbem.engine.installed import lazy_game
 
 __all__ = ["GAME", "CalumpitGame"]
 __getattr__ = lazy_game(__name__, "pbem.games.calumpit.game", "CalumpitGame")

@@ -1,6 +1,6 @@
 """The ``dice`` game: declared, verifiable rolls and sealed notes for any wargame."""
 
-from pbem.engine.registry import lazy_game
+from pbem.engine.installed import lazy_game
 
 __all__ = ["GAME", "DiceGame"]
 __getattr__ = lazy_game(__name__, "pbem.games.dice.game", "DiceGame")
