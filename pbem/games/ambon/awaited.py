@@ -1,11 +1,11 @@
 """What an Ambon game waits for (the engine's ``awaiting``): reveals owed,
 decisions open and dice due, in the order they are answered.
 
-Apart from :mod:`.phases`, which walks the sequence of play and needs every
-rule, so that viewing a position loads none: the options of an open
-decision -- the HQs that may support a defence (11.1), the attackers that
-may advance (11.4) -- are the rules' to list, imported while a landing
-combat or a combat is being fought.
+Apart from :mod:`.phases`, which walks the sequence of play: the options
+of an open decision -- the HQs that may support a defence (11.1), the
+attackers that may advance (11.4), the hexes a unit may retreat into
+(14.3) -- are the rules' to list (:mod:`.landing`, :mod:`.battle`,
+:mod:`.results`, :mod:`.retreat`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine.machine import DecisionDue, RevealDue
-from pbem.games.ambon import rolls
+from pbem.games.ambon import battle, landing, results, retreat, rolls
 from pbem.games.ambon.state import ALLIED, AmbonState, CombatStage, other
 
 if TYPE_CHECKING:
@@ -24,8 +24,6 @@ def awaiting(data: "AmbonData", state: AmbonState) -> tuple[Any, ...]:
     """Reveals owed, decisions open, dice due -- in the order they are answered."""
     due: list[Any] = [RevealDue(r.side, r.slot, r.rule) for r in state.owed if state.opened(r.slot) is None]
     if state.landing_combats:
-        from pbem.games.ambon import landing
-
         lanes = data.lanes
         for lc in landing.awaiting_support(data, state):
             target = lanes[lc.lane].target
@@ -33,15 +31,11 @@ def awaiting(data: "AmbonData", state: AmbonState) -> tuple[Any, ...]:
             due.append(DecisionDue(ALLIED, "hq-support", f"support the defence of {target}?", options, rule="11.1"))
         for lc in state.landing_combats:
             if lc.stage is CombatStage.LOSSES:
-                from pbem.games.ambon import results
-
                 choices = landing.open_choices(data, state, lc)
                 due.append(DecisionDue(lc.waiting, "losses", f"the results of the landing combat on {lc.settling.target} "
                                        f"({lc.settling.result}): {results.what_is_open(data, state, lc.settling, choices['hexes'])}?",
                                        tuple(choices["units"]), rule="11.3"))
     if state.pending_retreats:
-        from pbem.games.ambon import battle, retreat
-
         for r in state.pending_retreats:
             piece = state.piece(r.unit)
             busy = battle.busy_hexes(state, "")
@@ -53,8 +47,6 @@ def awaiting(data: "AmbonData", state: AmbonState) -> tuple[Any, ...]:
         due.append(DecisionDue(ALLIED, "surrender", f"surrender at the start of turn {state.turn}?", ("yes", "no"),
                                rule="3.2"))
     if state.battles:
-        from pbem.games.ambon import battle
-
         for b in state.battles:
             if b.stage is CombatStage.SUPPORT:
                 options = tuple(battle.support_options(data, state, b)) + ("none",)

@@ -24,6 +24,7 @@ from pbem.engine.machine import illegal
 from pbem.engine.mapdata import PROHIBITED, DataFile, DataSet, load_dataset
 from pbem.engine.paths import half_mp
 from pbem.errors import DataError, InputError
+from pbem.games.ambon import setup
 from pbem.games.ambon.sequence import SEQUENCE, Phase, check_turn_phases
 from pbem.games.ambon.state import JAPANESE, Piece
 from pbem.util.schema import Any_, Array, Bool, Check, Convert, Entries, Int, Key, Number, Refusal, Shape, Str, Table
@@ -463,8 +464,6 @@ class AmbonData:
 
     def _check_named(self) -> None:
         """The unit ids and hexes the rules code names (4.1, 4.2) exist."""
-        from pbem.games.ambon import setup
-
         src = self._source("counters.toml")
         known = {u.id: u for u in self.counters.units}
         for rule, side, ids in setup.named_units():

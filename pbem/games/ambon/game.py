@@ -14,22 +14,36 @@ engine contract; the rules live in the modules it calls:
   :mod:`.supply`, :mod:`.victory` -- the rules of each phase;
 * :mod:`.views` -- what each side sees, and the audit of the hidden setup.
 
-Viewing a position needs only the state, the data and the views: the rules
-that apply an order, a die or the end of a message are imported when the
-first one is applied (a show from a checkpoint applies nothing), and those
-that list what the game awaits when something is awaited (:mod:`.awaited`).
+This module imports them all with itself; the game's package imports it
+only when the game is first used (:func:`pbem.engine.registry.lazy_game`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
-from pbem.engine.machine import DiceRolled, Event, MessageEnd, Opened, Ordered, ParsedOrders, Sealed, illegal, replace
+from pbem.engine.machine import (
+    DecisionDue,
+    DiceRolled,
+    Event,
+    MessageEnd,
+    Opened,
+    Ordered,
+    ParsedOrders,
+    Sealed,
+    describe_awaited,
+    illegal,
+    replace,
+)
 from pbem.errors import InputError
-from pbem.games.ambon import awaited, orders, rolls, views
+from pbem.games.ambon import awaited, handlers, hidden, orders, phases, reveals, rolls, scenario, setup, template, views
 from pbem.games.ambon import rulings as ambon_rulings
+from pbem.games.ambon.battle import defensive_window
+from pbem.games.ambon.boardview import board_view
+from pbem.games.ambon.bombardment import able_to_bombard
 from pbem.games.ambon.data import OPTIONAL_RULES, AmbonData
-from pbem.games.ambon.sequence import phasing_side
+from pbem.games.ambon.movement import overstacking_warnings
+from pbem.games.ambon.sequence import COMBAT_PHASES, SPEC, other, phasing_side
 from pbem.games.ambon.state import ALLIED, GAME_OVER, JAPANESE, SETUP_ALLIED, AmbonState, Mine, Piece
 
 if TYPE_CHECKING:
@@ -62,8 +76,6 @@ class AmbonGame:
         unknown = [o for o in options if o not in OPTIONS]
         if unknown:
             raise InputError(f"unknown optional rule(s) {', '.join(unknown)}; Ambon's are {', '.join(OPTIONS)}")
-        from pbem.games.ambon import setup
-
         pieces = [Piece(u, ALLIED, "") for u in setup.allied_units(self.data, options)]
         pieces += [Piece(x, ALLIED, "", concealed=True) for x in self.data.concealed_slots]
         pieces += [Piece(u, JAPANESE, "") for u in self.data.unit_ids(JAPANESE)]
@@ -85,14 +97,10 @@ class AmbonGame:
     def scenario_state(self, doc: Mapping[str, Any]) -> AmbonState:
         """A position for referee mode and tests (``pbem adjudicate``): the
         document is described by :func:`pbem.games.ambon.scenario.scenario_state`."""
-        from pbem.games.ambon import scenario
-
         return scenario.scenario_state(self, doc)
 
     def scenario_secrets(self, doc: Mapping[str, Any]) -> dict[str, str]:
         """What the referee knows of the hidden pieces: used to answer reveals."""
-        from pbem.games.ambon import scenario
-
         return scenario.scenario_secrets(doc)
 
     def is_over(self, state: AmbonState) -> bool:
@@ -111,8 +119,6 @@ class AmbonGame:
     # ------------------------------------------------------------------ the state machine
 
     def apply(self, state: AmbonState, action: Any) -> tuple[AmbonState, list[Event]]:
-        from pbem.games.ambon import handlers, hidden, phases, reveals  # the rules: see the module docstring
-
         data = self.data
         if state.phase == GAME_OVER and not isinstance(action, MessageEnd):
             raise illegal("5.0", "the game is over")
@@ -151,16 +157,10 @@ class AmbonGame:
         the supply check -- a message only keys dice and makes the reveals
         the rules demand.  (A voluntary reveal, 13.1, is open in any message
         and is never made for you: not revealing is no decision.)"""
-        from pbem.engine.machine import DecisionDue, describe_awaited
-        from pbem.games.ambon.sequence import COMBAT_PHASES, SPEC, other
-
         spec = SPEC.get(state.phase)
         phasing = phasing_side(state.phase)
         found = [f"your {spec.title} ({spec.rule})"] if spec is not None and phasing == side else []
         if state.option("14.1") and state.phase in COMBAT_PHASES and phasing == other(side):
-            from pbem.games.ambon.battle import defensive_window
-            from pbem.games.ambon.bombardment import able_to_bombard
-
             if not defensive_window(state, state.seq + 1):  # 14.1: after the declarations, before the dice
                 return tuple(found + [describe_awaited(a) for a in self.awaiting(state)
                                       if isinstance(a, DecisionDue) and a.side == side])
@@ -177,17 +177,13 @@ class AmbonGame:
         (:func:`pbem.games.ambon.rolls.describe`); before, the die alone."""
         if values is None:
             return None
-        from pbem.games.ambon.rolls import describe
-
-        return describe(values, events)
+        return rolls.describe(values, events)
 
     def orders_template(self, state: AmbonState, side: str, secrets: Mapping[str, str]) -> Any:
         """The game's part of ``pbem orders DIR``: reveals owed, open
         decisions, setup, landings, movement, bombardment targets, attacks
         and their odds, the bot's example orders
         (:mod:`pbem.games.ambon.template`)."""
-        from pbem.games.ambon import template
-
         return template.sections(self, state, side, secrets)
 
     # ------------------------------------------------------------------ views
@@ -200,16 +196,12 @@ class AmbonGame:
         return views.view(self.data, state, side, secrets)
 
     def board_view(self, view: Mapping[str, Any]) -> "BoardView":
-        from pbem.games.ambon.boardview import board_view
-
         return board_view(self.map, self.side_colours, self.sides, view)
 
     def warnings(self, before: AmbonState, after: AmbonState, side: str) -> list[str]:
         """What ``side``'s message would bring about that the rules allow but
         penalise: hexes left overstacked (9.0,
         :func:`pbem.games.ambon.movement.overstacking_warnings`)."""
-        from pbem.games.ambon.movement import overstacking_warnings
-
         return overstacking_warnings(self.data, before, after, side)
 
     def check_seals(self, state: AmbonState, side: str, store: Mapping[str, str]) -> list[str]:

@@ -6,9 +6,9 @@ die: the same label is the one the protocol keys the die by, the one
 ``pbem log`` shows, and the one a roll is dispatched by here.  Every roll
 is one d6.
 
-Which dice are due needs only the state; the rules a die applies (a
-landing, a combat, a bombardment, a recovery check) are imported when it
-is rolled, so that viewing a position does not load them.
+Which dice are due needs only the state; what a die does is the rules'
+(:mod:`.landing`, :mod:`.battle`, :mod:`.bombardment`, :mod:`.recovery`,
+:mod:`.retreat`), which this module calls.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
 
 from pbem.engine.later import match_roll
 from pbem.engine.machine import DiceDue, DiceRolled, Event, replace
-from pbem.games.ambon import battle, bombardment, hidden, landing, recovery
+from pbem.games.ambon import battle, bombardment, hidden, landing, recovery, retreat
 from pbem.games.ambon.state import (
     AmbonState,
     Battle,
@@ -128,8 +128,6 @@ def forced_retreat(data: "AmbonData", state: AmbonState, piece: Any, to: str | N
     hex its owner chooses among those 11.3 allows (``to``: their answer;
     else their standing ``retreat-to``); when neither decides it, the
     retreat waits for the owner's message (a PendingRetreat)."""
-    from pbem.games.ambon import battle, retreat
-
     busy = battle.busy_hexes(state, "")
     moved = retreat.retreat_units(data, state, [piece], "R", busy, to=to, where=f" of {piece.id}")
     if moved is not None:

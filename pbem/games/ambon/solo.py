@@ -34,14 +34,25 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+from collections import Counter
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
+from pbem.engine import contract, registry
+from pbem.engine.machine import DecisionDue, Opened, Ordered, RevealDue, describe_awaited
 from pbem.errors import PbemError, UsageError
+from pbem.games.ambon import battle, combat
+from pbem.games.ambon.bot import DEFAULT_LEVEL, LEVELS, HouseBot
 from pbem.games.ambon.order import typed, typed_help
+from pbem.games.ambon.sequence import SPEC, following, phasing_side, title
+from pbem.games.ambon.state import CombatStage
 from pbem.match import session
+from pbem.protocol.dice import DiceStream
 from pbem.protocol.keystore import Keystore
+from pbem.util.atomicfile import replace as write_whole
 
 HELP = ("orders, one per line (an empty line or 'done' ends the message; you are asked before it is signed):\n"
         + typed_help())  # each kind's typed lines (pbem.games.ambon.order)
@@ -66,8 +77,6 @@ def prompt_orders(match: session.Match, ask: Callable[[str], str], say: Callable
     """``pbem play DIR`` without ``--orders``, for Ambon: typed lines (see
     HELP), each checked on the position and its consequence shown; at the end
     the whole message is shown and confirmed.  None: the player gave up."""
-    from pbem.engine.machine import Ordered, describe_awaited
-
     me = match.me  # pbem play loads the match with the player's key
     game, side = match.game, me.side
     state, seq = match.replay.state, len(match.transcript)
@@ -116,8 +125,6 @@ def own_reveals(game: Any, state: Any, side: str, seq: int, store: Any) -> tuple
     values, as its client makes them in the message (7.2, 8.0: a concealed
     unit moved into an EZOC), so that the orders after it are checked as
     ``pbem play`` will apply them."""
-    from pbem.engine.machine import Opened, RevealDue
-
     events: list[Any] = []
     for due in game.awaiting(state):
         if isinstance(due, RevealDue) and due.side == side and due.slot in store:
@@ -207,10 +214,6 @@ class Solo:
         ``DIR/solo.json``, written atomically), as remembered for a game
         that goes on -- a different one given is refused.  A directory of a
         solo game from before --as (no solo.json) is a --both game."""
-        import json
-
-        from pbem.games.ambon.bot import DEFAULT_LEVEL, LEVELS
-
         if self.level is not None and self.level not in LEVELS:
             raise UsageError(f"--level {self.level}: give one of "
                              + ", ".join(f"{n} ({name})" for n, name in LEVELS.items()), field="level")
@@ -247,8 +250,6 @@ class Solo:
             raise UsageError("a new solo game needs your side: --as japanese or --as allied (the house plays "
                              "the other), or --both (you give both sides' orders)", field="as")
         self.level = DEFAULT_LEVEL if self.level is None else self.level
-        from pbem.util.atomicfile import replace as write_whole
-
         text = json.dumps({"as": self.side, "level": self.level}, sort_keys=True) + "\n"
         write_whole(path, text.encode(), mode=0o600, parents=True)
 
@@ -257,9 +258,6 @@ class Solo:
     def house_identities(self, game_id: str) -> dict[str, str]:
         """4.1: which concealed pieces are dummies and which mines are real:
         a Fisher-Yates shuffle keyed by the house's per-game secret."""
-        from pbem.engine import registry
-        from pbem.protocol.dice import DiceStream
-
         secret = session.game_secret(self.house, game_id, "allied")
         key = hmac.new(secret, b"pbem-solo-identities", hashlib.sha256).digest()
         data = registry.get("ambon").data
@@ -276,8 +274,6 @@ class Solo:
         """--both: the identities the house decides added to the Allied setup typed."""
         if not any("conceal" in o or "mine" in o or o.get("setup") for o in orders.get("order", [])):
             return orders
-        from pbem.engine import registry
-
         identities = self.house_identities(game_id)
         data = registry.get(self.game_name).data
         out = []
@@ -300,8 +296,6 @@ class Solo:
         """The house's player: seeded by the house's per-game secret, so a
         resumed game plays on as it would have."""
         if self._bot is None:
-            from pbem.games.ambon.bot import HouseBot
-
             side = _other(self.mode)
             secret = session.game_secret(self.house, game_id, side)
             seed = hmac.new(secret, b"pbem-solo-house-bot", hashlib.sha256).digest()
@@ -393,8 +387,6 @@ class Solo:
             if not self.typed(side):
                 path = self._play_house(side, self.house_orders(match), match).path
             else:
-                from pbem.engine import contract
-
                 state = match.replay.state
                 open_ = contract.decisions_for(match.game, state, side,
                                                closing=match.replay.over or contract.is_ending(match.game, state))
@@ -430,8 +422,6 @@ class Solo:
             return session.play(self.house_dir, self.house, {})
 
     def _settings(self) -> dict[str, Any]:
-        import json
-
         path = self.directory / SETTINGS
         try:
             return json.loads(path.read_text("utf-8")) if path.exists() else {}
@@ -441,10 +431,6 @@ class Solo:
     def _remember_seen(self, seen: int) -> None:
         """The first message whose events the player has not been shown, kept
         for a resumed game (``DIR/solo.json``, written atomically)."""
-        import json
-
-        from pbem.util.atomicfile import replace as write_whole
-
         self.seen = seen
         settings = {**self._settings(), "as": self.mode, "level": self.level, "seen": seen}
         write_whole(self.directory / SETTINGS, (json.dumps(settings, sort_keys=True) + "\n").encode(), mode=0o600)
@@ -453,8 +439,6 @@ class Solo:
 
     def draw(self, game: Any, view: dict[str, Any], side: str, *, force: bool = False) -> None:
         """The board, when it changed since it was last drawn (or ``force``: asked for)."""
-        import json
-
         shown = json.dumps([view.get(k) for k in ("stacks", "mines", "eliminated", "turn")], sort_keys=True, default=str)
         if force or shown != self._shown:
             self.show(game, view, side)
@@ -482,8 +466,6 @@ class Solo:
             self.say(f"   {event.sentence()}")
 
     def header(self, match: session.Match, side: str, decisions: Any) -> None:
-        from pbem.games.ambon.sequence import SPEC
-
         state = match.replay.state
         spec = SPEC.get(state.phase)
         phase = f"{spec.title} ({spec.rule})" if spec else str(state.phase)
@@ -492,8 +474,6 @@ class Solo:
         self.say(f"== message {len(match.transcript):04d}: {side.capitalize()} to write -- {when}{phase} -- {you}")
         if decisions:
             self.say("   to decide: " + "; ".join(decisions))
-        from pbem.games.ambon.sequence import following, phasing_side, title
-
         after = following(match.game.data, state.turn, state.phase) if spec is not None and spec.side not in (
             side, None) else None
         if spec is not None and after is not None and phasing_side(after[1]) == side and after[0] == state.turn:
@@ -600,8 +580,6 @@ class Solo:
         """The orders tried on the position (nothing is written), the reveals
         they demand made from ``store`` (and the values they seal) as the
         side's client will: the state after them and their events."""
-        from pbem.engine.machine import Ordered
-
         parsed = game.parse_orders(orders, side)
         own = {**dict(store or {}), **parsed.seals}
         state, events = own_reveals(game, state, side, seq, own)
@@ -650,8 +628,6 @@ class Solo:
                          + " ".join(f"{slot}={text}" if " " not in text else f"{slot}={text!r}"
                                     for slot, text in seals.items()))
         if after is not None:
-            from pbem.engine.machine import DecisionDue, describe_awaited
-
             open_ = [describe_awaited(d) for d in game.awaiting(after) if isinstance(d, DecisionDue) and d.side == side]
             if open_:
                 self.say("  still yours to decide (the game waits for it; nothing decides it for you): "
@@ -676,8 +652,6 @@ def _placed(before: Any, after: Any) -> str:
 def _new_events(before: list[Any], after: list[Any]) -> list[Any]:
     """The events of ``after`` that ``before`` did not have (a standing
     instruction goes first in a message: the order of the others may shift)."""
-    from collections import Counter
-
     seen = Counter(e.sentence() for e in before)
     out = []
     for event in after:
@@ -693,11 +667,6 @@ def attack_odds(game: Any, state: Any, side: str) -> dict[str, str]:
     ``state``, every halving and shift named: target hex -> a sentence.
     (A defending HQ's support, 11.1, and the bombardments still due may
     change them before the die.)"""
-    from fractions import Fraction
-
-    from pbem.games.ambon import battle, combat
-    from pbem.games.ambon.state import CombatStage
-
     data = game.data
     out: dict[str, str] = {}
     for b in state.battles:

@@ -8,6 +8,7 @@ and overlays them in its own view only.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -315,8 +316,6 @@ class AmbonState:
 
     def did_you_mean(self, pid: str) -> str:
         """`` (did you mean 'Kure-1'?)`` for an id close to a piece's, else ""."""
-        import difflib
-
         def plain(text: str) -> str:  # "Kure1", "kure-1" and "KURE 1" are Kure-1
             return "".join(ch for ch in str(text).lower() if ch.isalnum())
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from pbem.engine.paths import format_mp
 from pbem.games.ambon import setup, victory
+from pbem.games.ambon.movement import overstacking
 from pbem.games.ambon.sequence import phasing_side
 from pbem.games.ambon.state import ALLIED, ELIMINATED, GAME_OVER, JAPANESE, OFF_MAP, REMOVED, SETUP_ALLIED, SETUP_JAPANESE, SIDES, AmbonState
 
@@ -105,8 +106,6 @@ MARKER_NAMES = {  # marker -> [mark on the map, short, long]: the board's legend
 def overstacked(data: "AmbonData", state: AmbonState) -> dict[str, str]:
     """9.0: the hexes over the stacking limit, with the penalty that applies
     (what any player sees: concealed pieces count as the state counts them)."""
-    from pbem.games.ambon.movement import overstacking
-
     found = {}
     for where in sorted({p.where for p in state.pieces if p.where[:1].isdigit()}):
         level = overstacking(data, state, where)

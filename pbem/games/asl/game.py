@@ -65,9 +65,11 @@ from pbem.engine.history import History
 from pbem.engine.later import dice_due, match_roll
 from pbem.engine.orders import typed_orders
 from pbem.errors import InputError
-from pbem.games.asl import clock, dare_death
+from pbem.games.asl import berserk, clock, dare_death, human_wave, template
+from pbem.games.asl.boardview import board_view
 from pbem.games.asl.clock import Clock
 from pbem.games.asl.data import AslData, load
+from pbem.games.asl.position import parse_position, unit_ids
 from pbem.games.asl.terms import ALLIED, AXIS, MAX_PURPOSE
 
 if TYPE_CHECKING:
@@ -297,8 +299,6 @@ class AslGame(notes.EndedByOrder, KeysRolls, Dispatching):
     def parse_orders(self, document: Mapping[str, Any], side: str) -> ParsedOrders:
         """Read an orders document; ``[position]`` feeds the berserk and
         human-wave orders.  Dare-Death designations become seals here."""
-        from pbem.games.asl.position import parse_position, unit_ids
-
         position = None
         if "position" in document:
             position = parse_position(document["position"], self.data, allow_dare_death=False)
@@ -607,8 +607,6 @@ class AslGame(notes.EndedByOrder, KeysRolls, Dispatching):
 
     # -- Berserk and Human Wave ----------------------------------------------------
     def _position(self, state: AslState, action: Ordered, rule: str):
-        from pbem.games.asl.position import parse_position
-
         setup = state.setup_of(action.side)
         if setup is None:
             raise illegal("asl.setup", f"{action.side} must set up (declare a nationality and squads) first")
@@ -618,8 +616,6 @@ class AslGame(notes.EndedByOrder, KeysRolls, Dispatching):
         return setup, position
 
     def _berserk(self, state: AslState, action: Ordered) -> tuple[AslState, list[Event]]:
-        from pbem.games.asl import berserk
-
         side, order = action.side, action.order
         setup, position = self._position(state, action, "8.5.2")
         nat = self.data.nationality(setup.nationality)
@@ -678,8 +674,6 @@ class AslGame(notes.EndedByOrder, KeysRolls, Dispatching):
         return dare_death.read_value(slot.value) if slot is not None and slot.value is not None else True
 
     def _human_wave(self, state: AslState, action: Ordered) -> tuple[AslState, list[Event]]:
-        from pbem.games.asl import human_wave
-
         rule = self.data.human_wave["rule"]
         _, position = self._position(state, action, rule)
         order = action.order
@@ -739,14 +733,10 @@ class AslGame(notes.EndedByOrder, KeysRolls, Dispatching):
         """The game's part of ``pbem orders DIR``: the setup before a side
         has set up, then the rolls, declarations, claims, notes and the end
         (:mod:`pbem.games.asl.template`)."""
-        from pbem.games.asl import template
-
         return template.sections(self, state, side, secrets)
 
     def board_view(self, view: Mapping[str, Any]) -> "BoardView":
         """What the renderers draw of ``view`` (:mod:`pbem.games.asl.boardview`)."""
-        from pbem.games.asl.boardview import board_view
-
         return board_view(self.sides, view)
 
     def view(self, state: AslState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:

@@ -67,6 +67,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
+from pbem.engine import contract
 from pbem.engine.later import Dice, NeedDice, dice_due, match_roll
 from pbem.engine.machine import (
     DecisionDue,
@@ -81,16 +82,23 @@ from pbem.engine.machine import (
     illegal,
 )
 from pbem.errors import InputError, PbemError
-from pbem.games.calumpit import effects, events, orders, rules
+from pbem.games.calumpit import effects, events, orders, rules, template
+from pbem.games.calumpit.boardview import board_view
 from pbem.games.calumpit.data import NATIONALITIES, CalumpitData
 from pbem.games.calumpit.state import (
     AMERICAN,
     JAPANESE,
     SIDES,
     STATUSES,
+    Barrage,
     Bridge,
     CalumpitState,
+    DrawDue,
+    Force,
+    Mission,
     Pending,
+    Sniped,
+    Spotter,
     Task,
     canonical,
 )
@@ -202,8 +210,6 @@ class CalumpitGame:
             state = state.with_bridge(replace(state.bridge(bid), **spec))
         for name, value in doc.get("facts", {}).items():
             state = state.with_fact(name, value)
-        from pbem.games.calumpit.state import Barrage, DrawDue, Force, Mission, Sniped, Spotter
-
         try:
             records = {name: tuple(cls(**item) for item in doc.get(name, []))
                        for name, cls in (("missions", Mission), ("barrages", Barrage), ("forces", Force),
@@ -377,15 +383,10 @@ class CalumpitGame:
         """The game's part of ``pbem orders DIR``: the order types with their
         fields and allowed values, the units, what is owed, example orders
         (:mod:`pbem.games.calumpit.template`)."""
-        from pbem.games.calumpit import template
-
         return template.sections(self, state, side, secrets)
 
     def board_view(self, view: Mapping[str, Any]) -> "BoardView":
         """What the renderers draw of ``view`` (:mod:`pbem.games.calumpit.boardview`)."""
-        from pbem.engine import contract
-        from pbem.games.calumpit.boardview import board_view
-
         return board_view(self.sides, contract.side_colours(self), view)
 
     def view(self, state: CalumpitState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from typing import Any
 from pbem.engine.machine import Ordered
 from pbem.errors import InputError, PbemError
 from pbem.games.calumpit import orders as calumpit_orders
+from pbem.games.calumpit import template
 from pbem.games.calumpit.house import JUNGLE_LINE, House
 from pbem.match import session
 from pbem.protocol.keystore import Keystore
@@ -194,15 +195,13 @@ def ask_orders(match: Any, ask: Ask, say: Say) -> list[dict[str, Any]] | None:
 def _help(game: Any, state: Any, side: str, words: list[str]) -> list[str]:
     """``help``: every order and the commands; ``help ORDER``: that order's
     fields, their allowed values and an example this position accepts."""
-    from pbem.games.calumpit import orders, template
-
     if not words:
-        return orders.help_lines() + ["commands: " + ", ".join(COMMANDS)]
+        return calumpit_orders.help_lines() + ["commands: " + ", ".join(COMMANDS)]
     kind = words[0]
-    if kind not in orders.ORDERS:
-        return [f"no order {kind!r}; the orders: {', '.join(orders.ORDERS)} (commands: {', '.join(COMMANDS)})"]
+    if kind not in calumpit_orders.ORDERS:
+        return [f"no order {kind!r}; the orders: {', '.join(calumpit_orders.ORDERS)} (commands: {', '.join(COMMANDS)})"]
     example = template.example_line(game, state, side, kind)
-    lines = orders.order_help(kind, game.choices, game.modifiers, example)
-    if example is None and orders.ORDERS[kind][2]:
+    lines = calumpit_orders.order_help(kind, game.choices, game.modifiers, example)
+    if example is None and calumpit_orders.ORDERS[kind][2]:
         lines[-1] += "  (it needs units or events that are not on the table now: show lists the units)"
     return lines

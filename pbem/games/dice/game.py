@@ -42,6 +42,8 @@ from pbem.engine.standing import KeysRolls, StandingTable
 from pbem.engine.later import dice_due, match_roll
 from pbem.engine.orders import typed_orders
 from pbem.errors import InputError
+from pbem.games.dice import template
+from pbem.games.dice.boardview import board_view
 from pbem.games.dice.expression import CURRENT, PLAIN, RULES, DiceExpression
 
 if TYPE_CHECKING:
@@ -366,14 +368,10 @@ class DiceGame(notes.EndedByOrder, KeysRolls, Dispatching):
         """The game's part of ``pbem orders DIR``: the order types with
         examples, the notes still sealed, the rolls pending
         (:mod:`pbem.games.dice.template`)."""
-        from pbem.games.dice import template
-
         return template.sections(self, state, side, secrets)
 
     def board_view(self, view: Mapping[str, Any]) -> "BoardView":
         """What the renderers draw of ``view`` (:mod:`pbem.games.dice.boardview`)."""
-        from pbem.games.dice.boardview import board_view
-
         return board_view(self.sides, view)
 
     def view(self, state: DiceState, side: str | None, secrets: Mapping[str, str] | None = None) -> dict[str, Any]:

@@ -27,8 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
+from pbem.games.ambon import victory
 from pbem.games.ambon.bot.baseline import AmbonBot
 from pbem.games.ambon.state import ALLIED, JAPANESE, SETUP_ALLIED
+from pbem.protocol.keys import Identity
+from pbem.protocol.keystore import Keystore
 
 NAMES = {JAPANESE: ("kenji", "Kenji (Japanese, bot arena)"), ALLIED: ("jack", "Jack (Allied, bot arena)")}
 
@@ -66,9 +69,6 @@ def fixed_keys(root: Path, players: Mapping[str, tuple[str, str]] = NAMES,
     keystore of its own, ``root/NAME/keystore`` (what PBEM_HOME would point
     at), its key fixed by ``label`` and the name so that every game
     reproduces from its seed."""
-    from pbem.protocol.keys import Identity
-    from pbem.protocol.keystore import Keystore
-
     found = {}
     for side, (name, full) in players.items():
         store = Keystore(root / name / "keystore")
@@ -115,8 +115,6 @@ def play(game: Any, players: Mapping[str, Any], seed: int, root: Path, *, sessio
          options: tuple[str, ...] = (), max_messages: int = 400) -> Played:
     """One whole game of ``players`` (side -> player) in ``root/game-SEED``,
     through ``session`` (:mod:`pbem.match.session`)."""
-    from pbem.games.ambon import victory
-
     keys = fixed_keys(root)
     where = root / f"game-{seed}"
     if where.exists():

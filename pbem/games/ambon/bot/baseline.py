@@ -31,10 +31,11 @@ from typing import Any, Mapping
 from pbem.engine.machine import DecisionDue, Ordered, Sealed
 from pbem.engine.paths import cheapest_path, reachable
 from pbem.errors import PbemError
-from pbem.games.ambon import bombardment, combat, movement, orders
+from pbem.games.ambon import battle, bombardment, combat, landing, movement, orders
 from pbem.games.ambon.order.attack import Attack
 from pbem.games.ambon.order.bombard import Bombard
 from pbem.games.ambon.order.move import Move
+from pbem.games.ambon.setup import BATTALIONS, KURE, REGIMENTAL_ARTILLERY, REGIMENTAL_HQ
 from pbem.games.ambon.state import (
     A_BOMBARDMENT,
     A_COMBAT,
@@ -360,8 +361,6 @@ class AmbonBot:
         battalion with the regimental HQ in another, the other two battalions
         in two Second Wave boxes -- or off-map, their beaches in the sealed
         note (14.2) -- and 228-Art with one of the battalions in a box."""
-        from pbem.games.ambon.setup import BATTALIONS, KURE, REGIMENTAL_ARTILLERY, REGIMENTAL_HQ
-
         lanes = sorted(self.data.lanes.values(), key=lambda lane: lane.id)
         kure, first = self._rng.sample(lanes, 2)
         battalions = sorted(BATTALIONS)
@@ -427,8 +426,6 @@ class AmbonBot:
         units taking the hits in random order, a random answer to an r and
         random retreat hexes among those 11.3 allows (tried: one that does
         not settle the choice is dropped, and the choice asked again)."""
-        from pbem.games.ambon import battle, landing
-
         fought = next((x for x in current.battles if x.target == target), None)
         if fought is not None:
             choices = battle.open_choices(self.data, current, fought)

@@ -16,14 +16,15 @@ import random
 from fractions import Fraction
 from typing import Any, Mapping
 
-from pbem.engine.machine import DecisionDue, Ordered
+from pbem.engine.machine import DecisionDue, Ordered, replace
 from pbem.engine.paths import cheapest_path, reachable
-from pbem.games.ambon import movement, orders, victory
+from pbem.games.ambon import bombardment, movement, orders, victory
 from pbem.games.ambon.bot import evaluate, search
 from pbem.games.ambon.bot.baseline import AmbonBot, _decision_target
 from pbem.games.ambon.order.attack import Attack
 from pbem.games.ambon.order.bombard import Bombard
 from pbem.games.ambon.order.move import Move
+from pbem.games.ambon.setup import BATTALIONS, KURE, REGIMENTAL_ARTILLERY, REGIMENTAL_HQ
 from pbem.games.ambon.state import (
     A_BOMBARDMENT,
     A_COMBAT,
@@ -128,8 +129,6 @@ class Player(AmbonBot):
     def _japanese_setup(self, state: AmbonState) -> list[dict[str, Any]]:
         """4.2 (and 14.2): one of :data:`PLANS`, chosen by the seed, the
         battalions' order shuffled by it."""
-        from pbem.games.ambon.setup import BATTALIONS, KURE, REGIMENTAL_ARTILLERY, REGIMENTAL_HQ
-
         rng = self.setup_rng
         kure, first, second = rng.choices([p for p, _ in PLANS], weights=[w for _, w in PLANS])[0]
         lanes = self.data.lanes
@@ -186,8 +185,6 @@ class Player(AmbonBot):
         position is heading for: today's total with every key location the
         Allies hold still held at the end, less what the Japanese are likely
         to take from here (each threatened one counts as lost)."""
-        from pbem.engine.machine import replace
-
         now = victory.victory_points(self.data, replace(state, surrendered=True))[0]
         later = victory.victory_points(self.data, state)[0]
         threatened = sum(1 for h in self.data.map.key_locations
@@ -452,8 +449,6 @@ class Player(AmbonBot):
         return lambda current: list(generate(current))
 
     def _guns(self, state: AmbonState, side: str) -> list[Any]:
-        from pbem.games.ambon import bombardment
-
         return [u for u in bombardment.artillery_units(self.data, state, side) if not u.bombarded]
 
     def _targets(self, state: AmbonState, side: str, unit: Any) -> list[dict[str, Any]]:

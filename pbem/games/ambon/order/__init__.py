@@ -7,8 +7,8 @@ offers for it.  :class:`~pbem.games.ambon.order.base.Kind` says what a kind
 has; :data:`KINDS` is the registry the parser, the rules' dispatch
 (:mod:`pbem.games.ambon.handlers`), the template and solo play read.
 
-Only syntax is imported here: a kind imports the rules it applies when it
-first applies one (a view of a position needs no rules).
+Each kind's module imports the rules it applies, so the kinds bring the
+rules modules with them.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from pbem.engine.machine import Event, Ordered, illegal, replace
 from pbem.errors import InputError
+from pbem.games.ambon import battle, landing, phases, results, rolls
 from pbem.games.ambon.order.base import Kind, Parts, hexes_in, hexlabel, target, unit_ids
 from pbem.games.ambon.state import ALLIED
 
@@ -37,8 +38,6 @@ class Support(Kind):
         parts.public.append({"type": "support", "hq": order["support"], **target(data, order, where)})
 
     def apply(self, data: "AmbonData", state: "AmbonState", action: Ordered) -> tuple["AmbonState", list[Event]]:
-        from pbem.games.ambon import battle, landing
-
         order, side = action.order, action.side
         if side == ALLIED and landing.awaiting_support(data, state):
             return landing.decide_support(data, state, order["hq"], order.get("target"), action.seq)
@@ -47,8 +46,6 @@ class Support(Kind):
     def offer(self, game: Any, state: "AmbonState", side: str, out: Any, **context: Any) -> None:
         """The HQs that may support the defence of a landing combat's hex
         (``landing``) or of a combat's (``battle``), ``none`` last."""
-        from pbem.games.ambon import battle, landing
-
         data = game.data
         lc = context.get("landing")
         if lc is not None:
@@ -87,15 +84,11 @@ class Advance(Kind):
         parts.public.append({"type": "advance", "units": list(order["advance"]), **target(data, order, where)})
 
     def apply(self, data: "AmbonData", state: "AmbonState", action: Ordered) -> tuple["AmbonState", list[Event]]:
-        from pbem.games.ambon import battle
-
         order = action.order
         return battle.advance(data, state, action.side, list(order["units"]), order.get("target"))
 
     def offer(self, game: Any, state: "AmbonState", side: str, out: Any, **context: Any) -> None:
         """The attackers of ``battle`` that may advance."""
-        from pbem.games.ambon import battle
-
         b = context["battle"]
         options = battle.advance_candidates(game.data, state, b)
         out.notes.append(f"11.4 advance into {b.target}: advance = a list of {', '.join(options)} ([] to stay)"
@@ -106,8 +99,6 @@ class Advance(Kind):
 
 def _answer(data: "AmbonData", state: "AmbonState", side: str) -> Any:
     """11.3: who answers an owner's choice -- a landing combat's results or a combat's."""
-    from pbem.games.ambon import battle, landing
-
     return landing.answer if landing.awaiting_choice(state, side) else battle.answer
 
 
@@ -141,8 +132,6 @@ class Losses(Kind):
     def offer(self, game: Any, state: "AmbonState", side: str, out: Any, **context: Any) -> None:
         """11.3: an open choice of losses and retreat (a combat's or a
         landing combat's ``fight``, its ``choices``), for its owner."""
-        from pbem.games.ambon import results
-
         data, fight, choices = game.data, context["fight"], context["choices"]
         out.notes.append(f"11.3 the {fight.label} {fight.target} ({fight.result}): you choose "
                          f"{results.what_is_open(data, state, fight, choices['hexes'])}")
@@ -200,8 +189,6 @@ class Retreat(Kind):
     def _bombarded(data: "AmbonData", state: "AmbonState", side: str, order: Mapping[str, Any]) -> tuple["AmbonState", list[Event]]:
         """14.3: the owner's hex for a unit a bombardment hit (``retreat =
         "retreat"  to = HEX``, ``target`` = the unit's hex when several wait)."""
-        from pbem.games.ambon import rolls
-
         waiting = [state.piece(r.unit) for r in state.pending_retreats if state.piece(r.unit).side == side
                    and (order.get("target") is None or state.piece(r.unit).where == order["target"])]
         if len(waiting) != 1:
@@ -252,8 +239,6 @@ class Surrender(Kind):
         parts.public.append({"type": "surrender", "answer": order["surrender"]})
 
     def apply(self, data: "AmbonData", state: "AmbonState", action: Ordered) -> tuple["AmbonState", list[Event]]:
-        from pbem.games.ambon import phases
-
         side, answer = action.side, action.order["answer"]
         if side != ALLIED or not state.surrender_offered:
             raise illegal("3.2", "no surrender decision is open")

@@ -4,13 +4,17 @@ and fights it."""
 
 from __future__ import annotations
 
+import json
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Mapping
 
+from pbem.engine.contract import Section
 from pbem.engine.machine import Event, Ordered, replace
-from pbem.errors import InputError
+from pbem.errors import InputError, PbemError
+from pbem.games.ambon import battle, combat, movement
 from pbem.games.ambon.order.base import Parts, PhaseOrder, hexlabel, unit_ids
 from pbem.games.ambon.sequence import OWN_PHASES, Phase
-from pbem.games.ambon.state import other
+from pbem.games.ambon.state import Battle, other
 
 if TYPE_CHECKING:
     from pbem.games.ambon.data import AmbonData
@@ -59,20 +63,10 @@ class Attack(PhaseOrder):
         return OWN_PHASES[side][2]
 
     def effect(self, data: "AmbonData", state: "AmbonState", action: Ordered) -> tuple["AmbonState", list[Event]]:
-        from pbem.games.ambon import battle
-
         return battle.declare(data, state, action.side, dict(action.order), action.seq)
 
     def offer(self, game: Any, state: "AmbonState", side: str, out: Any, **context: Any) -> None:
         """11.0-11.2: every enemy hex ``side``'s units are next to, attacked by all of them, and its odds."""
-        import json
-        from fractions import Fraction
-
-        from pbem.engine.contract import Section
-        from pbem.errors import PbemError
-        from pbem.games.ambon import battle, combat, movement
-        from pbem.games.ambon.state import Battle
-
         data, gmap = game.data, game.map
         now = replace(state, phase=OWN_PHASES[side][2], closing=False, battles=())
         rows, notes = [], []

@@ -10,8 +10,8 @@ resolves it; and its *template* -- :meth:`Kind.offer`, what ``pbem orders``
 shows a player for it.  Parsing is separate from legality
 (docs/architecture.md): :meth:`Kind.parse` reads no position.
 
-This module imports no rules: a view of a position imports the orders'
-syntax (the game's ``parse_orders``) and never the rules that apply them.
+An order of a phase to come reaches that phase first: :meth:`PhaseOrder.apply`
+calls :mod:`pbem.games.ambon.phases`, which walks the sequence of play.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
 from pbem.engine.machine import Event, Ordered, illegal, replace
 from pbem.errors import InputError
+from pbem.games.ambon import phases
+from pbem.games.ambon.sequence import phasing_side
 
 if TYPE_CHECKING:
     from pbem.games.ambon.data import AmbonData
@@ -101,9 +103,6 @@ class PhaseOrder(Kind):
         raise NotImplementedError
 
     def apply(self, data: "AmbonData", state: "AmbonState", action: Ordered) -> tuple["AmbonState", list[Event]]:
-        from pbem.games.ambon import phases
-        from pbem.games.ambon.sequence import phasing_side
-
         kind, side = action.order["type"], action.side
         phase = self.phase(side)
         if phasing_side(phase) != side:

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
+from pbem.engine.contract import Section
 from pbem.engine.machine import Event, Ordered, illegal, replace
-from pbem.errors import InputError
+from pbem.errors import InputError, PbemError
+from pbem.games.ambon import battle, bombardment, phases
 from pbem.games.ambon.order.base import Kind, Parts
 from pbem.games.ambon.sequence import OWN_PHASES
-from pbem.games.ambon.state import other
+from pbem.games.ambon.state import Bombardment, CombatStage, other
 
 if TYPE_CHECKING:
     from pbem.games.ambon.data import AmbonData
@@ -43,9 +45,6 @@ class Bombard(Kind):
         parts.public.append({"type": "bombard", "unit": order["bombard"], "target": target})
 
     def apply(self, data: "AmbonData", state: "AmbonState", action: Ordered) -> tuple["AmbonState", list[Event]]:
-        from pbem.games.ambon import battle, bombardment, phases
-        from pbem.games.ambon.state import Bombardment, CombatStage
-
         side, unit, target = action.side, action.order["unit"], action.order["target"]
         enemy_combat = OWN_PHASES[other(side)][2]
         defensive = state.phase == enemy_combat
@@ -70,10 +69,6 @@ class Bombard(Kind):
 
     def offer(self, game: Any, state: "AmbonState", side: str, out: Any, **context: Any) -> None:
         """10.0: the legal targets of each artillery-type unit (``defensive``: 14.1's, in the enemy's Combat Phase)."""
-        from pbem.engine.contract import Section
-        from pbem.errors import PbemError
-        from pbem.games.ambon import bombardment
-
         defensive = bool(context.get("defensive"))
         data = game.data
         phase_state = state if defensive else replace(state, phase=OWN_PHASES[side][1], closing=False)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
+from pbem.engine.contract import Section
 from pbem.engine.machine import Event, Ordered
+from pbem.games.ambon import landing
 from pbem.games.ambon.order.base import Form, Parts, PhaseOrder
 from pbem.games.ambon.sequence import Phase
 
@@ -31,14 +33,10 @@ class Land(PhaseOrder):
         return Phase.LANDING
 
     def effect(self, data: "AmbonData", state: "AmbonState", action: Ordered) -> tuple["AmbonState", list[Event]]:
-        from pbem.games.ambon import landing
-
         return landing.start(data, state, action.order["box"], action.seq)
 
     def offer(self, game: Any, state: "AmbonState", side: str, out: Any, **context: Any) -> None:
         """The First Wave boxes that may land or postpone now (both kinds' choices)."""
-        from pbem.engine.contract import Section
-
         data = game.data
         boxes = [lane for lane in data.lanes.values() if state.at(lane.first_wave)]
         ordered = {ld.lane for ld in state.landings}
@@ -63,6 +61,4 @@ class Postpone(Land):
     forms = ()
 
     def effect(self, data: "AmbonData", state: "AmbonState", action: Ordered) -> tuple["AmbonState", list[Event]]:
-        from pbem.games.ambon import landing
-
         return landing.postpone(data, state, action.order["box"])

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
+from pbem.engine.contract import Section
 from pbem.engine.machine import Event, Ordered, illegal, replace
+from pbem.engine.paths import format_mp, reachable, validate_path
 from pbem.errors import InputError
+from pbem.games.ambon import entering, hidden, movement, reveals
 from pbem.games.ambon.order.base import Parts, PhaseOrder, hexlabel
 from pbem.games.ambon.sequence import OWN_PHASES, Phase
 from pbem.games.ambon.state import ALLIED, other
@@ -80,9 +83,6 @@ class Move(PhaseOrder):
         one Movement Phase while it has MP left; ``one-leg``, one move order a
         unit a phase -- a unit that has moved this turn may not move again,
         except one stopped by an 8.0 reveal, which goes on (8.0 Comment)."""
-        from pbem.engine.paths import format_mp, validate_path
-        from pbem.games.ambon import entering, hidden, movement, reveals
-
         unit_id, goal = action.order["unit"], action.order.get("to")
         side = action.side
         if not state.has_piece(unit_id):
@@ -146,10 +146,6 @@ class Move(PhaseOrder):
 
     def offer(self, game: Any, state: "AmbonState", side: str, out: Any, **context: Any) -> None:
         """7.0-9.0: the units that may move, their MP left and the hexes they reach."""
-        from pbem.engine.contract import Section
-        from pbem.engine.paths import format_mp, reachable
-        from pbem.games.ambon import movement
-
         data, gmap = game.data, game.map
         cost = movement.movement_cost(data, state, side)
         restricted = side == ALLIED and data.turn(state.turn).allied_move_restricted  # 7.1

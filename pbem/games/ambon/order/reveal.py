@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
+from pbem.engine.contract import Section
 from pbem.games.ambon.order.base import Kind, Parts
 from pbem.games.ambon.state import ALLIED
 
@@ -29,8 +30,6 @@ class Reveal(Kind):
     def offer(self, game: Any, state: "AmbonState", side: str, out: Any, **context: Any) -> None:
         """13.1: the Allied concealed pieces that may be revealed at will
         (``secrets``: the player's own sealed values, shown to them only)."""
-        from pbem.engine.contract import Section
-
         secrets = context.get("secrets", {})
         if side != ALLIED:
             return

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
+from pbem.engine.contract import Section
 from pbem.engine.machine import Event, Ordered, illegal, replace
 from pbem.errors import IllegalOrderError, InputError
-from pbem.games.ambon import setup
+from pbem.games.ambon import movement, setup
 from pbem.games.ambon.order.base import Kind, Parts, PhaseOrder, hexlabel, unit_ids
 from pbem.games.ambon.sequence import Phase
 from pbem.games.ambon.state import ALLIED, JAPANESE, OFF_MAP, SETUP_ALLIED
@@ -48,8 +49,6 @@ class Place(PhaseOrder):
         return Phase.SETUP_ALLIED
 
     def effect(self, data: "AmbonData", state: "AmbonState", action: Ordered) -> tuple["AmbonState", list[Event]]:
-        from pbem.games.ambon import movement
-
         unit, where = action.order["unit"], action.order["hex"]
         option = action.order.get("option")
         if option is not None and not state.option(str(option)):
@@ -256,7 +255,6 @@ class Setup(Kind):
     def offer(self, game: Any, state: "AmbonState", side: str, out: Any, **context: Any) -> None:
         """4.1, 4.2, 14.2: the setup section of ``side``'s template, with
         the turn-1 landings the Japanese give in the same message."""
-        from pbem.engine.contract import Section
         if (state.phase == SETUP_ALLIED) != (side == ALLIED):
             return
         if side == ALLIED:

@@ -9,9 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Mapping
 
 from pbem.engine import standing
+from pbem.engine.contract import Section
 from pbem.engine.machine import Event, Ordered, replace
 from pbem.errors import InputError
+from pbem.games.ambon.combat import LOSS_POLICIES
 from pbem.games.ambon.order.base import Kind, Parts
+from pbem.games.ambon.retreat import TOWARD_FRIENDS
 from pbem.games.ambon.state import ALLIED
 
 if TYPE_CHECKING:
@@ -79,8 +82,6 @@ class Standing(Kind):
         parsed before the document's ``[[order]]`` tables)."""
         instructions = standing.parse(_lists(order), KINDS)
         if "losses" in instructions:
-            from pbem.games.ambon.combat import LOSS_POLICIES
-
             words = instructions["losses"].split()
             misplaced = [w for w in words[:-1] if w in LOSS_POLICIES]
             if misplaced or not words:
@@ -88,8 +89,6 @@ class Standing(Kind):
                                  f"ending, if you want one, with the policy \"{LOSS_POLICIES[0]}\" (11.3)",
                                  field="standing.losses")
         if "retreat-to" in instructions:
-            from pbem.games.ambon.retreat import TOWARD_FRIENDS
-
             try:
                 hexes = [h if h == TOWARD_FRIENDS else data.map.label(data.map.hex(h))
                          for h in instructions["retreat-to"].split()]
@@ -110,8 +109,6 @@ class Standing(Kind):
     def offer(self, game: Any, state: "AmbonState", side: str, out: Any, **context: Any) -> None:
         """The standing instructions in effect for ``side``, and what pbem does
         for each one not set, so that nothing is decided silently (issue 17)."""
-        from pbem.engine.contract import Section
-
         notes = []
         for kind in KINDS:
             if kind == "surrender" and side != ALLIED:
