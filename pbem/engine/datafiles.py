@@ -6,8 +6,9 @@ errors for every game: a directory that is not one, a required file missing.
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from pbem.errors import DataError
 
@@ -57,3 +58,17 @@ def data_files(shipped: str | Path, override: str | Path | None = None,
             where = f"{base}" + (f" or {override}" if override is not None else "")
             raise DataError(f"{where}: missing data file {name}")
     return files
+
+
+#: the override directory each game object built with one reads, beside the shipped data
+_SOURCES: "weakref.WeakKeyDictionary[Any, Path]" = weakref.WeakKeyDictionary()
+
+
+def note_source(game: Any, directory: Path) -> None:
+    """Record that ``game`` reads the override directory ``directory`` (an installed data set)."""
+    _SOURCES[game] = directory
+
+
+def source_of(game: Any) -> Path | None:
+    """The override directory ``game`` reads (None: the shipped data only)."""
+    return _SOURCES.get(game)

@@ -62,9 +62,9 @@ from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
+from pbem.engine.datafiles import source_of
 from pbem.engine.history import position
 from pbem.errors import InputError, IntegrityError, PbemError
-from pbem.match.datasets import source_of
 from pbem.protocol.keys import derive_secret
 from pbem.protocol.message import SignedMessage
 from pbem.util.atomicfile import replace

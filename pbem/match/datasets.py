@@ -23,14 +23,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from pbem import __version__
 from pbem.engine import registry
-from pbem.engine.datafiles import data_file_names
+from pbem.engine.datafiles import data_file_names, note_source
 from pbem.engine.ruleset import ruleset_hash
 from pbem.errors import DataError, UsageError
 from pbem.protocol.keystore import home_dir
@@ -84,16 +83,8 @@ def build(game: str, data: str | os.PathLike[str] | None = None, home: str | os.
             raise UsageError(f"--data {data}: neither a directory nor an installed {game} data set ({known})")
         path = named
     built = registry.get(game, str(path), local=local)
-    _SOURCES[built] = path
+    note_source(built, path)
     return built
-
-
-_SOURCES: "weakref.WeakKeyDictionary[Any, Path]" = weakref.WeakKeyDictionary()
-
-
-def source_of(game_obj: Any) -> Path | None:
-    """The installed data set directory a game built by :func:`game_with` reads (None: shipped data)."""
-    return _SOURCES.get(game_obj)
 
 
 def ruleset_of(game_obj: Any) -> str:
