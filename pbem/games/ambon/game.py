@@ -15,7 +15,7 @@ engine contract; the rules live in the modules it calls:
 * :mod:`.views` -- what each side sees, and the audit of the hidden setup.
 
 This module imports them all with itself; the game's package imports it
-only when the game is first used (:func:`pbem.engine.registry.lazy_game`).
+only when the game is first used (:func:`pbem.engine.installed.lazy_game`).
 """
 
 from __future__ import annotations
