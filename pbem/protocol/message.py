@@ -48,7 +48,8 @@ _HEX = re.compile(r"^[0-9a-f]*$")
 def clean_lines(text: str) -> list[str]:
     """``text``'s lines as pbem reads armour and summaries: any line end, mail
     quoting (``>``) and surrounding blanks removed."""
-    return [_QUOTE.sub("", line).strip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    return [(_QUOTE.sub("", line) if ">" in line else line).strip()
+            for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
 
 
 def _b64(lines: list[str], what: str) -> bytes:
