@@ -166,6 +166,30 @@ def test_verify_flags_a_stored_file_whose_summary_lies(started, tmp_path):
     assert report["ok"] is True and [w["unsigned"] for w in report["warnings"]] == [LIE]
 
 
+def test_verify_reads_each_file_once_and_judges_the_summary_of_the_bytes_it_verified(started, tmp_path, monkeypatch):
+    """A file rewritten after verify read it: the summary judged is the one
+    above the block whose signature was checked, not the file's new one."""
+    a, b = started
+    assert b.run("receive", b.game, play(a, tmp_path, ROLL)).exit_code == 0
+    stored = b.game / "0002-first.pbem"
+    said = summary_of_file(stored)
+    read, seen = session.read_input, []
+
+    def read_then_rewrite(path):
+        seen.append(Path(path).name)
+        data = read(path)
+        if Path(path) == stored:
+            with_summary(stored, [said[0], LIE], stored)
+        return data
+
+    monkeypatch.setattr(session, "read_input", read_then_rewrite)
+    report = session.verify([b.game])
+    assert sorted(seen) == sorted(p.name for p in b.game.glob("*.pbem"))  # each file once
+    assert report.ok and report.warnings == []
+    monkeypatch.setattr(session, "read_input", read)
+    assert [w.claimed for w in session.verify([b.game]).warnings] == [LIE]  # read now, the lie is flagged
+
+
 # --------------------------------------------------------------------------- every way in
 
 

@@ -86,13 +86,19 @@ def _game_for(transcript: Transcript, data: Iterable[str | Path] = ()) -> Any:
     return game
 
 
-def read_messages(paths: Iterable[Path], read: Mapping[Path, bytes] | None = None) -> list[tuple[Path, SignedMessage]]:
+def read_messages(paths: Iterable[Path], read: dict[Path, bytes] | None = None) -> list[tuple[Path, SignedMessage]]:
     """Every message in ``paths``: turn files, text with pasted armour, or a
     whole email / mbox (attachments and any transfer encoding).  ``read``:
-    bytes already read, by path."""
+    files' bytes by path -- those in it are not read again, and those read
+    now are added to it."""
     found = []
     for path in paths:
-        data = read[path] if read and path in read else read_input(path)
+        if read is not None and path in read:
+            data = read[path]
+        else:
+            data = read_input(path)
+            if read is not None:
+                read[path] = data
 
         if mail_scan.looks_like_mail(data) or mail_scan.looks_like_mbox(data):
             scan = mail_scan.scan_bytes(data, Path(path).name)
@@ -930,9 +936,10 @@ class VerifyReport:
         return not self.problems  # a warning is not a failure: summaries are not signed
 
 
-def collect(paths: Iterable[str | Path]) -> list[SignedMessage]:
+def collect(paths: Iterable[str | Path], read: dict[Path, bytes] | None = None) -> list[SignedMessage]:
     """Messages from directories and files, by seq; duplicates and
-    equivocation are reported."""
+    equivocation are reported.  ``read``: each file's bytes are added to it,
+    by path, as they are read."""
     files: list[Path] = []
     named: dict[Path, tuple[int, str]] = {}
     for p in paths:
@@ -950,7 +957,7 @@ def collect(paths: Iterable[str | Path]) -> list[SignedMessage]:
     by_seq: dict[int, SignedMessage] = {}
     origin: dict[int, Path] = {}
     misnamed: IntegrityError | None = None
-    found = read_messages(files)
+    found = read_messages(files, read)
     first = Transcript()
     for _, msg in found:
         try:
@@ -998,7 +1005,8 @@ def verify(
     file's unsigned summary is compared with what its message says
     (``warnings``)."""
     paths = list(paths)
-    messages = collect(paths)
+    contents: dict[Path, bytes] = {}
+    messages = collect(paths, contents)
     transcript = Transcript()
     for done, msg in enumerate(messages, 1):
         transcript.add(msg)
@@ -1014,7 +1022,8 @@ def verify(
             problems += list(game.audit(result.state, stores)) if isinstance(game, contract.Audit) else []
         if not game.is_over(result.state):
             problems.append("the game is not over: an audit needs both closing messages")
-    return VerifyReport(transcript, result, audit, problems, check_files(paths, result))
+    # the summaries are read from the bytes whose signatures were checked, not from the files a second time
+    return VerifyReport(transcript, result, audit, problems, check_files(paths, result, contents))
 
 
 def _final_stores(transcript: Transcript) -> dict[str, dict[str, str]]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import base64
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from pbem.engine import contract
 from pbem.engine.history import newest
@@ -85,16 +85,17 @@ def every_summary(replay: Any) -> list[str]:
 # --------------------------------------------------------------------------- what the sender's file said
 
 
-def claimed_in(paths: Iterable[str | Path]) -> dict[bytes, tuple[Path, str]]:
+def claimed_in(paths: Iterable[str | Path], read: Mapping[Path, bytes] | None = None) -> dict[bytes, tuple[Path, str]]:
     """The unsigned summary above each armoured block in ``paths`` (turn
     files, pasted text, emails, mbox files), by the block's body bytes, with
     the file it is in: what its sender's file said.  The first copy of a
-    body wins; a file that cannot be read has nothing to say."""
+    body wins; a file that cannot be read has nothing to say.  ``read``:
+    files' bytes already read, by path."""
     found: dict[bytes, tuple[Path, str]] = {}
     for path in paths:
         path = Path(path)
         try:
-            data = path.read_bytes()
+            data = read[path] if read and path in read else path.read_bytes()
         except OSError:
             continue
         try:
@@ -179,21 +180,23 @@ def compare(where: str, seq: int, claimed: str, signed: str, *, replaced: bool) 
     return None
 
 
-def check_files(paths: Iterable[str | Path], replay: Any) -> list[Finding]:
+def check_files(paths: Iterable[str | Path], replay: Any, read: Mapping[Path, bytes] | None = None) -> list[Finding]:
     """``pbem verify``: each file's summary against what its message says,
     for every message of ``replay`` in ``paths`` (directories or files).  A
     game directory's file holds the message its name gives (verify has
-    checked): only its head is read."""
+    checked): only its head is read.  ``read``: files' bytes already read,
+    by path (the others are read now)."""
+    read = read or {}
     by_seq: dict[int, tuple[Path, str]] = {}
     loose: list[Path] = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
             for seq, _, path in GameDirectory(p).message_files():
-                by_seq.setdefault(seq, (path, _summary_at_head(path)))
+                by_seq.setdefault(seq, (path, _summary_at_head(path, read.get(path))))
         else:
             loose.append(p)
-    by_body = claimed_in(loose) if loose else {}
+    by_body = claimed_in(loose, read) if loose else {}
     written = every_summary(replay)
     findings = []
     for seq, msg in enumerate(replay.transcript.messages):
@@ -208,10 +211,11 @@ def check_files(paths: Iterable[str | Path], replay: Any) -> list[Finding]:
     return findings
 
 
-def _summary_at_head(path: Path) -> str:
-    """The summary above the first armoured block of the file ``path``."""
+def _summary_at_head(path: Path, data: bytes | None = None) -> str:
+    """The summary above the first armoured block of the file ``path``
+    (whose bytes are ``data`` when already read)."""
     try:
-        text = path.read_text("utf-8", errors="replace")
+        text = (path.read_bytes() if data is None else data).decode("utf-8", errors="replace")
     except OSError:
         return ""
     end = text.find(BEGIN)
