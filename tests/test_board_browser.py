@@ -69,19 +69,28 @@ class Drawn:
 
 def chromium(pages: dict[str, Path]) -> dict[str, Drawn]:
     """Each page drawn by its own headless Chromium, all at once: its DOM
-    after the page's script ran, and its screenshot."""
+    after the page's script ran, and its screenshot.  Each has a profile
+    of its own: Chromiums started together on one profile (these two, the
+    other tests' on another worker) wait on its lock and can hang."""
     runs = {}
     for name, page in pages.items():
         png = page.with_suffix(".png")
         runs[name] = png, subprocess.Popen(
             [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
-             f"--window-size={WINDOW[0]},{WINDOW[1]}", f"--screenshot={png}", "--dump-dom", page.as_uri()],
+             f"--user-data-dir={page.with_suffix('.profile')}", f"--window-size={WINDOW[0]},{WINDOW[1]}",
+             f"--screenshot={png}", "--dump-dom", page.as_uri()],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     drawn = {}
-    for name, (png, run) in runs.items():
-        out, err = run.communicate(timeout=60)
-        assert run.returncode == 0 and "<body" in out, err[-2000:]
-        drawn[name] = Drawn(out, png)
+    try:
+        for name, (png, run) in runs.items():
+            out, err = run.communicate(timeout=60)
+            assert run.returncode == 0 and "<body" in out, err[-2000:]
+            drawn[name] = Drawn(out, png)
+    finally:
+        for _, run in runs.values():
+            if run.poll() is None:
+                run.kill()
+                run.communicate()
     return drawn
 
 

@@ -68,7 +68,8 @@ def test_headless_chromium_draws_the_board(players, tmp_path):
     j, a = ambon_opening(players, tmp_path)
     page(a, tmp_path)
     done = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", (tmp_path / "game.html").as_uri()],
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path / 'profile'}",  # its own
+         "--dump-dom", (tmp_path / "game.html").as_uri()],  # profile: others may run at the same time (test_board_browser)
         capture_output=True, text=True, timeout=60,
     )
     assert done.returncode == 0, done.stderr[-2000:]
