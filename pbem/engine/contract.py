@@ -18,8 +18,9 @@ terminal dialogue of ``pbem play``, a scripted demo game.  It is a module
 the game's name, found by :func:`pbem.engine.registry.frontend`, and asked with
 ``isinstance`` for :class:`Dialogue` and :class:`Demo`.  A game's CLI
 commands are a :class:`Commands` registered under ``pbem.commands``: listing
-``pbem``'s commands imports just those, not every game's rules.  A frontend module may import click and the layers above
-``engine``; the rules modules of a game may not.
+``pbem``'s commands imports just those, not every game's rules.  A frontend
+module may import click and the layers above ``engine``; the rules modules
+of a game may not.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Protocol, Se
 from pbem.engine.machine import Action, Awaited, DecisionDue, DiceDue, Event, ParsedOrders, describe_awaited
 from pbem.errors import InputError
 
-if TYPE_CHECKING:  # annotations only: the board view's records are the renderers' business
+if TYPE_CHECKING:  # annotations only
     from pbem.engine.boardview import BoardView
 
 
